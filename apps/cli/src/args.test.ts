@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { CliUsageError, parseCliArgs } from "./args.js";
+
+describe("parseCliArgs", () => {
+  it("splits the command from its arguments", () => {
+    expect(parseCliArgs(["sessions", "show", "abc", "--debug"])).toEqual({
+      command: "sessions",
+      positionals: ["show", "abc"],
+      help: false,
+      version: false,
+      debug: true,
+    });
+  });
+
+  it("reads short flags", () => {
+    expect(parseCliArgs(["-h"]).help).toBe(true);
+    expect(parseCliArgs(["-v"]).version).toBe(true);
+  });
+
+  it("rejects an unknown option with a pointer to --help", () => {
+    expect(() => parseCliArgs(["--frobnicate"])).toThrow(CliUsageError);
+    expect(() => parseCliArgs(["--frobnicate"])).toThrow(/--frobnicate.*arbor --help/s);
+  });
+});

@@ -1,0 +1,1 @@
+export { type CliArgs, CliUsageError, parseCliArgs } from "./args.js";

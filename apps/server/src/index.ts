@@ -1,0 +1,1 @@
+export { createApp, type HealthReport } from "./app.js";

@@ -1,0 +1,1 @@
+export { encodeSseEvent } from "./sse.js";

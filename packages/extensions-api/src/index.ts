@@ -1,0 +1,1 @@
+export { EXTENSION_EVENT_NAMES, type ExtensionEventName, isExtensionEventName } from "./events.js";

@@ -1,0 +1,1 @@
+export { embedJson } from "./embed-json.js";

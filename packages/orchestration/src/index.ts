@@ -1,0 +1,1 @@
+export { type Route, routeRequest } from "./router.js";

@@ -1,0 +1,1 @@
+export { CURRENT_SESSION_VERSION } from "./format/version.js";

@@ -1,0 +1,1 @@
+export { type RegexParts, translateInlineFlags } from "./inline-flags.js";

@@ -1,0 +1,1 @@
+export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
