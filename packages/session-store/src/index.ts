@@ -1,1 +1,40 @@
+export * from "./format/entries.js";
+export { safeParseJson, type JsonParseResult } from "./format/json-line.js";
+export { migrateToCurrent, migrateV1ToV2, migrateV2ToV3 } from "./format/migrations.js";
+export { type LogProblem, parseSessionLog, type ParsedLog, validateEntry } from "./format/session-log.js";
 export { CURRENT_SESSION_VERSION } from "./format/version.js";
+export {
+  EntryNotFoundError,
+  SessionFileError,
+  type SessionFileProblem,
+  SessionLockedError,
+  SessionReadOnlyError,
+  SessionStoreError,
+} from "./errors.js";
+export { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
+export {
+  createSession,
+  type CreateSessionOptions,
+  defaultSessionDir,
+  openSessionFile,
+  type OpenSessionFileOptions,
+} from "./open.js";
+export { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
+export { FileSessionStorage, type FileStorageOptions } from "./storage/file-storage.js";
+export { MemorySessionStorage } from "./storage/memory-storage.js";
+export type { Durability, SessionStorage } from "./storage/session-storage.js";
+export {
+  DEFAULT_TITLE_LENGTH,
+  firstUserText,
+  messageText,
+  type TitleGenerator,
+  titleFromText,
+} from "./title.js";
+export {
+  buildContextFromPath,
+  type CompactionSummaryMessage,
+  type ModelRef,
+  type SessionContext,
+  toContextMessage,
+} from "./tree/session-context.js";
+export { SessionTree, type SessionTreeNode } from "./tree/session-tree.js";

@@ -1,0 +1,168 @@
+import { z } from "zod";
+
+/*
+ * Schemas for every line of a session file. Objects are loose: fields Arbor does not know
+ * (written by a newer pi, oh-my-pi or a plugin) survive a read-rewrite round trip.
+ */
+
+/** The first line of a session file. `version` is absent in v1 files. */
+export const sessionHeaderSchema = z.looseObject({
+  type: z.literal("session"),
+  version: z.number().int().positive().optional(),
+  id: z.string().min(1),
+  timestamp: z.string(),
+  cwd: z.string().optional(),
+  parentSession: z.string().optional(),
+});
+export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
+
+/** The fields every v2+ entry carries: its id, its parent's id (null for a root) and when. */
+export const entryBaseSchema = z.looseObject({
+  type: z.string().min(1),
+  id: z.string().min(1),
+  parentId: z.string().nullable(),
+  timestamp: z.string(),
+});
+export type EntryBase = z.infer<typeof entryBaseSchema>;
+
+/** A block of message content: text, thinking, image, tool call, or anything a provider adds. */
+export const contentBlockSchema = z.looseObject({ type: z.string() });
+export type ContentBlock = z.infer<typeof contentBlockSchema>;
+
+/**
+ * An agent message as stored: `user`, `assistant`, `toolResult`, `bashExecution`, `custom`
+ * or a role a plugin defines. Only the role is required; the turn runner owns the rest.
+ */
+export const agentMessageSchema = z.looseObject({
+  role: z.string().min(1),
+  content: z.union([z.string(), z.array(contentBlockSchema)]).optional(),
+  timestamp: z.number().optional(),
+});
+export type AgentMessage = z.infer<typeof agentMessageSchema>;
+
+export const messageEntrySchema = entryBaseSchema.extend({
+  type: z.literal("message"),
+  message: agentMessageSchema,
+});
+export type MessageEntry = z.infer<typeof messageEntrySchema>;
+
+export const thinkingLevelChangeEntrySchema = entryBaseSchema.extend({
+  type: z.literal("thinking_level_change"),
+  thinkingLevel: z.string(),
+});
+export type ThinkingLevelChangeEntry = z.infer<typeof thinkingLevelChangeEntrySchema>;
+
+export const modelChangeEntrySchema = entryBaseSchema.extend({
+  type: z.literal("model_change"),
+  provider: z.string(),
+  modelId: z.string(),
+});
+export type ModelChangeEntry = z.infer<typeof modelChangeEntrySchema>;
+
+export const compactionEntrySchema = entryBaseSchema.extend({
+  type: z.literal("compaction"),
+  summary: z.string(),
+  firstKeptEntryId: z.string().optional(),
+  tokensBefore: z.number(),
+  details: z.unknown().optional(),
+  fromHook: z.boolean().optional(),
+});
+export type CompactionEntry = z.infer<typeof compactionEntrySchema>;
+
+export const branchSummaryEntrySchema = entryBaseSchema.extend({
+  type: z.literal("branch_summary"),
+  fromId: z.string(),
+  summary: z.string(),
+  details: z.unknown().optional(),
+  fromHook: z.boolean().optional(),
+});
+export type BranchSummaryEntry = z.infer<typeof branchSummaryEntrySchema>;
+
+export const customEntrySchema = entryBaseSchema.extend({
+  type: z.literal("custom"),
+  customType: z.string(),
+  data: z.unknown().optional(),
+});
+export type CustomEntry = z.infer<typeof customEntrySchema>;
+
+export const customMessageEntrySchema = entryBaseSchema.extend({
+  type: z.literal("custom_message"),
+  customType: z.string(),
+  content: z.union([z.string(), z.array(contentBlockSchema)]),
+  display: z.boolean(),
+  details: z.unknown().optional(),
+});
+export type CustomMessageEntry = z.infer<typeof customMessageEntrySchema>;
+
+/** Sets (or, with an absent or empty `label`, clears) the label of `targetId`. */
+export const labelEntrySchema = entryBaseSchema.extend({
+  type: z.literal("label"),
+  targetId: z.string(),
+  label: z.string().optional(),
+});
+export type LabelEntry = z.infer<typeof labelEntrySchema>;
+
+/** Sets the session's display name (its title); an empty name clears it. */
+export const sessionInfoEntrySchema = entryBaseSchema.extend({
+  type: z.literal("session_info"),
+  name: z.string().optional(),
+});
+export type SessionInfoEntry = z.infer<typeof sessionInfoEntrySchema>;
+
+/** One rule injection as the stream-rule manager needs it to restore its repeat policy. */
+export const injectedRuleSchema = z.looseObject({
+  name: z.string(),
+  /** The session-wide turn counter at which the rule fired. */
+  turn: z.number().int().nonnegative(),
+});
+export type InjectedRule = z.infer<typeof injectedRuleSchema>;
+
+/** Arbor: stream rules were injected after an interrupt. */
+export const ttsrInjectionEntrySchema = entryBaseSchema.extend({
+  type: z.literal("ttsr_injection"),
+  injectedRules: z.array(injectedRuleSchema),
+  turn: z.number().int().nonnegative(),
+});
+export type TtsrInjectionEntry = z.infer<typeof ttsrInjectionEntrySchema>;
+
+/**
+ * Arbor: the leaf moved without an append (navigation, reset). Its `parentId` is the new
+ * leaf, so pi, which takes the last entry as the leaf, lands on the same path; Arbor keeps
+ * it out of the tree and reads it as a pointer.
+ */
+export const leafEntrySchema = entryBaseSchema.extend({
+  type: z.literal("leaf"),
+  targetId: z.string().nullable(),
+});
+export type LeafEntry = z.infer<typeof leafEntrySchema>;
+
+/** Every entry type this package knows, by `type`. */
+export const knownEntrySchemas = {
+  message: messageEntrySchema,
+  thinking_level_change: thinkingLevelChangeEntrySchema,
+  model_change: modelChangeEntrySchema,
+  compaction: compactionEntrySchema,
+  branch_summary: branchSummaryEntrySchema,
+  custom: customEntrySchema,
+  custom_message: customMessageEntrySchema,
+  label: labelEntrySchema,
+  session_info: sessionInfoEntrySchema,
+  ttsr_injection: ttsrInjectionEntrySchema,
+  leaf: leafEntrySchema,
+} as const;
+
+/** A known entry, discriminated on `type`. */
+export type KnownEntry = {
+  [K in keyof typeof knownEntrySchemas]: z.infer<(typeof knownEntrySchemas)[K]>;
+}[keyof typeof knownEntrySchemas];
+
+/** Any entry: a known one, or one of a type this package does not know (kept as it is). */
+export type SessionEntry = KnownEntry | EntryBase;
+
+/** Tells whether an entry is of the given known type, narrowing it. */
+export function isEntryOfType<K extends keyof typeof knownEntrySchemas>(
+  entry: SessionEntry,
+  type: K,
+): entry is z.infer<(typeof knownEntrySchemas)[K]> {
+  return entry.type === type;
+}

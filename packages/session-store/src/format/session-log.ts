@@ -1,0 +1,268 @@
+import { SessionFileError } from "../errors.js";
+import { knownEntrySchemas, type SessionEntry, type SessionHeader, sessionHeaderSchema } from "./entries.js";
+import { isJsonObject, safeParseJson } from "./json-line.js";
+import { migrateToCurrent } from "./migrations.js";
+import type { IdSet } from "../ids.js";
+
+/**
+ * One entry of a session log. Large message lines are indexed from their first bytes and
+ * parsed only when read (`raw` holds their bytes until then), so opening a session with
+ * megabytes of tool output costs a scan, not a parse.
+ */
+export interface EntryRecord {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly type: string;
+  readonly timestamp: string;
+  /** 1-based line of the file (the header is line 1); 0 for an entry not read from a file. */
+  readonly line: number;
+  entry: SessionEntry | undefined;
+  raw: Uint8Array | undefined;
+}
+
+/** Something wrong with one line of a session file; the other lines are unaffected. */
+export interface LogProblem {
+  kind: "invalid_json" | "invalid_entry" | "torn_tail" | "duplicate_id";
+  /** 1-based line number in the file. */
+  line: number;
+  message: string;
+  /** The id of an entry recovered from the line despite the problem. */
+  recoveredId?: string;
+}
+
+/** A session log as read from bytes: header, entries in file order, problems found. */
+export interface ParsedLog {
+  header: SessionHeader;
+  /** The format version the bytes had; below the current one means they were migrated. */
+  sourceVersion: number;
+  records: EntryRecord[];
+  problems: LogProblem[];
+  /** A last line cut short (no newline, not JSON), to be set aside before the next append. */
+  tornTail: { offset: number; bytes: Uint8Array } | undefined;
+  /** The last line is complete JSON but lacks its newline; the next append must add one. */
+  needsNewline: boolean;
+}
+
+/** Lines longer than this are indexed from their prefix and parsed on first read. */
+const LAZY_LINE_BYTES = 4096;
+const PREFIX_BYTES = 200;
+const messagePrefix =
+  /^\{"type":"message","id":"([^"\\]+)","parentId":(null|"[^"\\]+"),"timestamp":"([^"\\]+)",/;
+const NEWLINE = 0x0a;
+
+/**
+ * Checks a parsed line against the entry schemas.
+ * @returns the entry (the very object given, so unknown fields and key order survive) or why it is invalid
+ */
+export function validateEntry(value: unknown): SessionEntry | string {
+  if (!isJsonObject(value)) return "not a JSON object";
+  const { type, id, parentId, timestamp } = value;
+  if (typeof type !== "string" || type === "") return 'missing "type"';
+  if (typeof id !== "string" || id === "") return 'missing "id"';
+  if (parentId !== null && typeof parentId !== "string") return '"parentId" is neither a string nor null';
+  if (typeof timestamp !== "string") return 'missing "timestamp"';
+  const schema = knownEntrySchemas[type as keyof typeof knownEntrySchemas];
+  if (schema) {
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return `invalid ${type} entry: ${issue?.path.join(".") || "(root)"} ${issue?.message ?? ""}`.trim();
+    }
+  }
+  return value as SessionEntry;
+}
+
+/** Builds the record of an entry that is already parsed and valid. */
+export function recordOf(entry: SessionEntry, line: number): EntryRecord {
+  return {
+    id: entry.id,
+    parentId: entry.parentId,
+    type: entry.type,
+    timestamp: entry.timestamp,
+    line,
+    entry,
+    raw: undefined,
+  };
+}
+
+/**
+ * Parses the lazily kept bytes of a record into its entry.
+ * @returns the entry, or a message saying why the line is broken
+ */
+export function materializeRecord(record: EntryRecord): SessionEntry | string {
+  if (record.entry) return record.entry;
+  const parsed = safeParseJson(decoder.decode(record.raw));
+  if (!parsed.ok) return `line ${record.line} is not valid JSON: ${parsed.error}`;
+  const entry = validateEntry(parsed.value);
+  if (typeof entry === "string") return `line ${record.line}: ${entry}`;
+  record.entry = entry;
+  record.raw = undefined;
+  return entry;
+}
+
+const decoder = new TextDecoder("utf-8");
+
+/**
+ * Reads the bytes of a session file: header, entries and problems. Older formats are
+ * migrated in memory. Broken lines are reported in `problems` and never take valid lines
+ * with them; a line that holds a torn entry glued to a whole one gives the whole one back.
+ * @param path - named in errors only
+ * @param generateId - ids for entries of v1 files, which have none
+ * @throws SessionFileError when the bytes are not JSONL or the first line is not a session header
+ */
+export function parseSessionLog(
+  bytes: Uint8Array,
+  path: string,
+  generateId: (taken: IdSet) => string,
+): ParsedLog {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const firstNewline = buffer.indexOf(NEWLINE);
+  const headerEnd = firstNewline === -1 ? buffer.length : firstNewline;
+  const headerText = buffer.toString("utf8", 0, headerEnd);
+  const headerJson = safeParseJson(headerText);
+  if (!headerJson.ok) {
+    throw new SessionFileError(path, "not_jsonl", `line 1 is not JSON (${headerJson.error})`);
+  }
+  const headerResult = sessionHeaderSchema.safeParse(headerJson.value);
+  if (!headerResult.success) {
+    throw new SessionFileError(
+      path,
+      "invalid_header",
+      'line 1 is not a session header ({"type":"session","id":…,"timestamp":…})',
+    );
+  }
+  const header = headerJson.value as SessionHeader;
+  const sourceVersion = header.version ?? 1;
+  if (sourceVersion > 3) {
+    throw new SessionFileError(
+      path,
+      "unsupported_version",
+      `format version ${sourceVersion} is newer than this Arbor understands (3); upgrade @arbor/session-store`,
+    );
+  }
+
+  const problems: LogProblem[] = [];
+  const log: ParsedLog = {
+    header,
+    sourceVersion,
+    records: [],
+    problems,
+    tornTail: undefined,
+    needsNewline: false,
+  };
+  if (firstNewline === -1) {
+    log.needsNewline = buffer.length > 0;
+    return log;
+  }
+
+  // Old formats are small and need every line parsed to migrate; v3 takes the fast path.
+  const oldLines: Record<string, unknown>[] = [];
+  let lineNo = 1;
+  let start = firstNewline + 1;
+  while (start < buffer.length) {
+    lineNo++;
+    const newline = buffer.indexOf(NEWLINE, start);
+    const end = newline === -1 ? buffer.length : newline;
+    const isLast = newline === -1;
+    if (isBlank(buffer, start, end)) {
+      start = end + 1;
+      continue;
+    }
+    if (sourceVersion >= 3 && end - start > LAZY_LINE_BYTES) {
+      const prefix = messagePrefix.exec(buffer.toString("latin1", start, start + PREFIX_BYTES));
+      if (prefix && !isLast) {
+        const [, id = "", parent = "null", timestamp = ""] = prefix;
+        log.records.push({
+          id,
+          parentId: parent === "null" ? null : parent.slice(1, -1),
+          type: "message",
+          timestamp,
+          line: lineNo,
+          entry: undefined,
+          raw: buffer.subarray(start, end),
+        });
+        start = end + 1;
+        continue;
+      }
+    }
+    const text = buffer.toString("utf8", start, end);
+    const parsed = safeParseJson(text);
+    if (!parsed.ok) {
+      if (isLast) {
+        log.tornTail = { offset: start, bytes: buffer.subarray(start, end) };
+        problems.push({
+          kind: "torn_tail",
+          line: lineNo,
+          message: `line ${lineNo} was cut short (${end - start} bytes, no newline); it is set aside before the next append`,
+        });
+        break;
+      }
+      const recovered = recoverGluedEntry(text);
+      problems.push({
+        kind: "invalid_json",
+        line: lineNo,
+        message: `line ${lineNo} is not valid JSON (${parsed.error})${recovered ? "; a whole entry at its end was recovered" : ""}`,
+        ...(recovered && typeof recovered.id === "string" ? { recoveredId: recovered.id } : {}),
+      });
+      if (recovered) addParsed(log, recovered, lineNo, oldLines);
+    } else {
+      if (isLast) log.needsNewline = true;
+      addParsed(log, parsed.value, lineNo, oldLines);
+    }
+    start = end + 1;
+  }
+
+  if (sourceVersion < 3) {
+    const lines = [header as Record<string, unknown>, ...oldLines];
+    migrateToCurrent(lines, generateId);
+    for (const value of oldLines) {
+      const entry = validateEntry(value);
+      if (typeof entry === "string") {
+        problems.push({ kind: "invalid_entry", line: 0, message: `migrated entry: ${entry}` });
+      } else log.records.push(recordOf(entry, 0));
+    }
+  }
+  return log;
+}
+
+function addParsed(
+  log: ParsedLog,
+  value: unknown,
+  line: number,
+  oldLines: Record<string, unknown>[],
+): void {
+  if (log.sourceVersion < 3) {
+    if (isJsonObject(value)) oldLines.push(value);
+    else log.problems.push({ kind: "invalid_entry", line, message: `line ${line} is not a JSON object` });
+    return;
+  }
+  const entry = validateEntry(value);
+  if (typeof entry === "string") {
+    log.problems.push({ kind: "invalid_entry", line, message: `line ${line}: ${entry}` });
+    return;
+  }
+  log.records.push(recordOf(entry, line));
+}
+
+/**
+ * A writer that died mid-line and a later writer that appended without checking leave a
+ * line holding a torn entry followed by a whole one. Finds the whole one at the end.
+ */
+function recoverGluedEntry(text: string): Record<string, unknown> | undefined {
+  let at = text.length;
+  for (let tries = 0; tries < 8; tries++) {
+    at = text.lastIndexOf('{"type":"', at - 1);
+    if (at <= 0) return undefined;
+    const parsed = safeParseJson(text.slice(at));
+    if (parsed.ok && isJsonObject(parsed.value)) return parsed.value;
+  }
+  return undefined;
+}
+
+function isBlank(buffer: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = buffer[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}

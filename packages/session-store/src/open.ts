@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
+import { generateSessionId } from "./ids.js";
+import type { Durability } from "./storage/session-storage.js";
+import { FileSessionStorage } from "./storage/file-storage.js";
+
+/** Options of {@link openSessionFile}. */
+export interface OpenSessionFileOptions extends SessionSeams {
+  /** Never write or lock; other writers are not blocked. Default false. */
+  readOnly?: boolean;
+  /** Create the file (with its header) when it does not exist. Default false. */
+  create?: boolean;
+  /** The working directory recorded when the file is created. */
+  cwd?: string;
+  /** How durable an append is before it resolves. Default `always`. */
+  durability?: Durability;
+}
+
+/**
+ * Opens a session file written by Arbor, pi or oh-my-pi. Older formats are migrated and
+ * rewritten atomically (the original kept as `<file>.v1.bak`) unless read-only.
+ * @throws SessionFileError when the file is not a session file (it is left unchanged)
+ * @throws SessionLockedError when another live process has it open for writing
+ * @example
+ * const session = await openSessionFile("chat.jsonl", { create: true, cwd: process.cwd() });
+ * await session.appendMessage({ role: "user", content: "hello", timestamp: Date.now() });
+ * console.log(session.buildSessionContext().messages.length); // 1
+ * await session.close();
+ */
+export function openSessionFile(path: string, options: OpenSessionFileOptions = {}): Promise<Session> {
+  const { durability, ...rest } = options;
+  const storage = new FileSessionStorage(path, durability ? { durability } : {});
+  return Session.open(storage, rest satisfies OpenStorageOptions);
+}
+
+/** Options of {@link createSession}. */
+export interface CreateSessionOptions extends SessionSeams {
+  /** The directory the session file goes in (see {@link defaultSessionDir}). */
+  dir: string;
+  /** The working directory the session belongs to. */
+  cwd: string;
+  durability?: Durability;
+  /** The session this one continues, recorded in the header. */
+  parentSession?: string;
+}
+
+/**
+ * Starts a new session file in `dir`, named `<creation time>_<session id>.jsonl`.
+ * @example
+ * const session = await createSession({ dir: defaultSessionDir(home, cwd), cwd });
+ */
+export function createSession(options: CreateSessionOptions): Promise<Session> {
+  const now = options.now ?? Date.now;
+  const createdAt = now();
+  const sessionId = generateSessionId(createdAt);
+  const path = join(options.dir, sessionFileName(sessionId, createdAt));
+  const storage = new FileSessionStorage(path, options.durability ? { durability: options.durability } : {});
+  return Session.open(storage, { ...options, create: true, sessionId });
+}
+
+/**
+ * The default directory for the sessions of a working directory:
+ * `<home>/.arbor/sessions/--<cwd with separators as dashes>--`, pi's naming scheme.
+ * @param home - the user's home directory (apps pass `os.homedir()`)
+ */
+export function defaultSessionDir(home: string, cwd: string): string {
+  const safe = `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+  return join(home, ".arbor", "sessions", safe);
+}

@@ -1,0 +1,441 @@
+import { basename, dirname, join } from "node:path";
+import type {
+  AgentMessage,
+  ContentBlock,
+  InjectedRule,
+  SessionEntry,
+  SessionHeader,
+} from "./format/entries.js";
+import { type LogProblem, parseSessionLog, recordOf } from "./format/session-log.js";
+import { CURRENT_SESSION_VERSION } from "./format/version.js";
+import { SessionReadOnlyError, SessionStoreError } from "./errors.js";
+import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
+import type { SessionStorage } from "./storage/session-storage.js";
+import { FileSessionStorage } from "./storage/file-storage.js";
+import { DEFAULT_TITLE_LENGTH, firstUserText, type TitleGenerator, titleFromText } from "./title.js";
+import type { SessionContext } from "./tree/session-context.js";
+import { SessionTree, type SessionTreeNode } from "./tree/session-tree.js";
+
+/** The seams and settings every way of opening a session shares. */
+export interface SessionSeams {
+  /** The clock, in epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+  /** Entry id generation. Default: eight random hex digits, unique in the session. */
+  generateId?: (taken: IdSet) => string;
+  /** The longest automatic title. Default {@link DEFAULT_TITLE_LENGTH}. */
+  titleLength?: number;
+}
+
+/** How {@link Session.open} treats the storage. */
+export interface OpenStorageOptions extends SessionSeams {
+  /** Never write, never lock; other writers are not blocked. */
+  readOnly?: boolean;
+  /** Create the session when the storage holds nothing. Default false. */
+  create?: boolean;
+  /** The working directory recorded in a newly created header. */
+  cwd?: string;
+  /** The id of a newly created session. */
+  sessionId?: string;
+  /** The session this one was forked from, recorded in a newly created header. */
+  parentSession?: string;
+}
+
+/**
+ * A session: the tree of entries in memory, kept in step with its storage. Read getters
+ * keep pi's names; appenders are `append*`, advance the leaf, and resolve with the new id
+ * once the entry is stored.
+ */
+export class Session {
+  private writes: Promise<unknown> = Promise.resolve();
+  private pendingNewline = false;
+  private tornTail: { offset: number; length: number } | undefined;
+  private closed = false;
+  private failure: unknown;
+  private readonly now: () => number;
+  private readonly newId: (taken: IdSet) => string;
+  private readonly titleLength: number;
+
+  private constructor(
+    private readonly storage: SessionStorage,
+    private readonly tree: SessionTree,
+    readonly readOnly: boolean,
+    seams: SessionSeams,
+  ) {
+    this.now = seams.now ?? Date.now;
+    this.newId = seams.generateId ?? generateEntryId;
+    this.titleLength = seams.titleLength ?? DEFAULT_TITLE_LENGTH;
+  }
+
+  /**
+   * Opens the session held by a storage backend. Older formats are migrated (rewritten
+   * atomically, the original kept as a backup) unless read-only.
+   * @throws SessionFileError when the stored bytes are not a session
+   */
+  static async open(storage: SessionStorage, options: OpenStorageOptions = {}): Promise<Session> {
+    const readOnly = options.readOnly ?? false;
+    if (!readOnly) await storage.lock();
+    try {
+      const bytes = await storage.read();
+      if (!bytes) {
+        if (!options.create || readOnly) {
+          throw new SessionStoreError(
+            "not_found",
+            `no session at ${storage.location}; pass { create: true } to start one there`,
+          );
+        }
+        const now = options.now ?? Date.now;
+        const header: SessionHeader = {
+          type: "session",
+          version: CURRENT_SESSION_VERSION,
+          id: options.sessionId ?? generateSessionId(now()),
+          timestamp: new Date(now()).toISOString(),
+          cwd: options.cwd ?? "",
+          ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+        };
+        await storage.replace([JSON.stringify(header)]);
+        return new Session(storage, new SessionTree(header), false, options);
+      }
+      const idFor = options.generateId ?? generateEntryId;
+      const log = parseSessionLog(bytes, storage.location, (taken) => idFor(taken));
+      const tree = new SessionTree(log.header, log.problems);
+      for (const record of log.records) tree.add(record);
+      const session = new Session(storage, tree, readOnly, options);
+      session.pendingNewline = log.needsNewline;
+      if (log.tornTail) {
+        session.tornTail = { offset: log.tornTail.offset, length: log.tornTail.bytes.length };
+      }
+      if (!readOnly && log.sourceVersion < CURRENT_SESSION_VERSION) {
+        await storage.replace(session.serializeAll(), `.v${log.sourceVersion}.bak`);
+        session.pendingNewline = false;
+        session.tornTail = undefined;
+      }
+      return session;
+    } catch (error) {
+      if (!readOnly) await storage.close();
+      throw error;
+    }
+  }
+
+  /** The session id from the header. */
+  get id(): string {
+    return this.tree.getHeader().id;
+  }
+
+  /** Where the session is stored (a file path for the file backend). */
+  get location(): string {
+    return this.storage.location;
+  }
+
+  /** Problems found in the stored lines: broken lines, a torn tail, duplicate ids. */
+  get problems(): readonly LogProblem[] {
+    return this.tree.problems;
+  }
+
+  // Read API: pi's names.
+
+  getHeader(): SessionHeader {
+    return this.tree.getHeader();
+  }
+  getLeafId(): string | null {
+    return this.tree.getLeafId();
+  }
+  getLeafEntry(): SessionEntry | undefined {
+    return this.tree.getLeafEntry();
+  }
+  getEntry(id: string): SessionEntry | undefined {
+    return this.tree.getEntry(id);
+  }
+  getChildren(parentId: string): SessionEntry[] {
+    return this.tree.getChildren(parentId);
+  }
+  getBranch(fromId?: string | null): SessionEntry[] {
+    return this.tree.getBranch(fromId);
+  }
+  getTree(): SessionTreeNode[] {
+    return this.tree.getTree();
+  }
+  getLabel(id: string): string | undefined {
+    return this.tree.getLabel(id);
+  }
+  getEntries(): SessionEntry[] {
+    return this.tree.getEntries();
+  }
+  getSessionName(): string | undefined {
+    return this.tree.getSessionName();
+  }
+  buildSessionContext(leafId?: string | null): SessionContext {
+    return this.tree.buildSessionContext(leafId);
+  }
+
+  /**
+   * Parses every lazily kept line and reports what is broken. Opening reads large lines
+   * from their first bytes only; this reads them whole.
+   */
+  verify(): readonly LogProblem[] {
+    this.tree.getEntries();
+    return this.problems;
+  }
+
+  // Appenders.
+
+  /** Appends a message (user, assistant, toolResult, …) as a child of the leaf. */
+  appendMessage(message: AgentMessage): Promise<string> {
+    return this.append({ type: "message", message });
+  }
+
+  appendThinkingLevelChange(thinkingLevel: string): Promise<string> {
+    return this.append({ type: "thinking_level_change", thinkingLevel });
+  }
+
+  appendModelChange(provider: string, modelId: string): Promise<string> {
+    return this.append({ type: "model_change", provider, modelId });
+  }
+
+  /**
+   * Appends a compaction: in the context, `summary` stands for everything on the path
+   * before `firstKeptEntryId`.
+   */
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+  ): Promise<string> {
+    return this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore, details, fromHook });
+  }
+
+  /** Appends extension state: stored in the tree, never sent to the model. */
+  appendCustomEntry(customType: string, data?: unknown): Promise<string> {
+    return this.append({ type: "custom", customType, data });
+  }
+
+  /** Appends an extension message that takes part in the model's context. */
+  appendCustomMessageEntry(
+    customType: string,
+    content: string | ContentBlock[],
+    display: boolean,
+    details?: unknown,
+  ): Promise<string> {
+    return this.append({ type: "custom_message", customType, content, display, details });
+  }
+
+  /**
+   * Sets the label of an entry, or clears it with `undefined` or `""`.
+   * @throws EntryNotFoundError when the target does not exist
+   */
+  appendLabelChange(targetId: string, label?: string): Promise<string> {
+    this.tree.getBranch(targetId);
+    return this.append({ type: "label", targetId, label });
+  }
+
+  /** Sets the session's name (its title); trimmed, and an empty name clears it. */
+  appendSessionInfo(name: string): Promise<string> {
+    return this.append({ type: "session_info", name: name.trim() });
+  }
+
+  /** Records stream rules injected at a turn, so their repeat policy survives a reload. */
+  appendTtsrInjection(injectedRules: InjectedRule[], turn: number): Promise<string> {
+    return this.append({ type: "ttsr_injection", injectedRules, turn });
+  }
+
+  /**
+   * Moves the leaf to an earlier entry; the next append starts a branch there. The move is
+   * stored, so the session reopens on this leaf.
+   * @throws EntryNotFoundError when the entry does not exist
+   */
+  async branch(entryId: string): Promise<void> {
+    this.tree.setLeaf(entryId);
+    await this.storePointer(entryId);
+  }
+
+  /** Moves the leaf before the first entry: the next append starts a new root. */
+  async resetLeaf(): Promise<void> {
+    this.tree.setLeaf(null);
+    await this.storePointer(null);
+  }
+
+  /**
+   * Leaves the current branch for `targetId` (null: a new root), recording a summary of
+   * what was left. The entry's `fromId` is the leaf that was abandoned ("root" if none).
+   * @returns the id of the branch summary entry, the new leaf
+   */
+  async branchWithSummary(targetId: string | null, summary: string, details?: unknown): Promise<string> {
+    const abandoned = this.tree.getLeafId();
+    this.tree.setLeaf(targetId);
+    return this.append({ type: "branch_summary", fromId: abandoned ?? "root", summary, details });
+  }
+
+  // Titles.
+
+  /** The title: the name set on the session, or one made from the first user message. */
+  getTitle(): string | undefined {
+    const name = this.tree.getSessionName();
+    if (name) return name;
+    const first = firstUserText(this.tree.getEntries());
+    return first === undefined ? undefined : titleFromText(first, this.titleLength);
+  }
+
+  /** Sets the title, stored as `session_info` so pi shows the same name. */
+  setTitle(title: string): Promise<string> {
+    const clean = title.replace(/\s+/gu, " ").trim();
+    if (!clean) throw new SessionStoreError("invalid_title", "a title needs some text; use clearTitle() to remove it");
+    return this.appendSessionInfo(clean);
+  }
+
+  /** Clears a set title; the automatic one shows again. */
+  clearTitle(): Promise<string> {
+    return this.appendSessionInfo("");
+  }
+
+  /**
+   * Asks a generator for a new title and stores it. A failing or empty answer leaves the
+   * title as it was and is reported in the returned value, never thrown.
+   */
+  async regenerateTitle(
+    generator: TitleGenerator,
+    signal?: AbortSignal,
+  ): Promise<{ title: string | undefined; error?: unknown }> {
+    const first = firstUserText(this.tree.getEntries());
+    if (first === undefined) return { title: this.getTitle(), error: new Error("no user message to title") };
+    try {
+      const messages = this.tree.buildSessionContext().messages;
+      const raw = await generator({ firstUserMessage: first, messages, ...(signal ? { signal } : {}) });
+      const title = titleFromText(raw.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/gu, ""), this.titleLength);
+      if (!title) return { title: this.getTitle(), error: new Error("the generator gave an empty title") };
+      await this.setTitle(title);
+      return { title };
+    } catch (error) {
+      return { title: this.getTitle(), error };
+    }
+  }
+
+  /**
+   * Copies the path from the root to `leafId` into a new session beside this one (for the
+   * file backend: the same directory), with `parentSession` set and the path's labels.
+   * @throws EntryNotFoundError when the entry does not exist
+   */
+  async fork(leafId: string, options: { storage?: SessionStorage } = {}): Promise<Session> {
+    const path = this.tree.getBranch(leafId).filter((entry) => entry.type !== "label");
+    const now = this.now;
+    const sessionId = generateSessionId(now());
+    const storage =
+      options.storage ??
+      new FileSessionStorage(
+        join(dirname(this.location), sessionFileName(sessionId, now())),
+        this.storage instanceof FileSessionStorage ? { durability: this.storage.durability } : {},
+      );
+    const forked = await Session.open(storage, {
+      create: true,
+      sessionId,
+      cwd: this.getHeader().cwd ?? "",
+      parentSession: this.location,
+      now,
+      generateId: this.newId,
+    });
+    const lines: string[] = [];
+    for (const entry of path) {
+      forked.tree.add(recordOf(entry, 0));
+      lines.push(JSON.stringify(entry));
+    }
+    for (const entry of path) {
+      const label = this.tree.getLabel(entry.id);
+      if (!label) continue;
+      const labelEntry = forked.build({ type: "label", targetId: entry.id, label });
+      forked.tree.add(recordOf(labelEntry, 0));
+      lines.push(JSON.stringify(labelEntry));
+    }
+    await storage.append(lines);
+    return forked;
+  }
+
+  /** Resolves when every append made so far is stored. */
+  async flush(): Promise<void> {
+    await this.writes.catch(() => undefined);
+  }
+
+  /** Waits for pending appends, then releases the lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    await this.storage.close();
+  }
+
+  /** Closes the session and deletes its stored data. */
+  async delete(): Promise<void> {
+    await this.close();
+    await this.storage.delete();
+  }
+
+  private build<T extends { type: string }>(fields: T): T & { id: string; parentId: string | null; timestamp: string } {
+    const { type, ...rest } = fields;
+    return {
+      type,
+      id: this.newId(this.tree),
+      parentId: this.tree.getLeafId(),
+      timestamp: new Date(this.now()).toISOString(),
+      ...rest,
+    } as T & { id: string; parentId: string | null; timestamp: string };
+  }
+
+  private append(fields: { type: string; [key: string]: unknown }): Promise<string> {
+    this.assertWritable();
+    const entry = this.build(fields) as SessionEntry;
+    this.tree.add(recordOf(entry, 0));
+    return this.write(JSON.stringify(entry)).then(() => entry.id);
+  }
+
+  private async storePointer(targetId: string | null): Promise<void> {
+    this.assertWritable();
+    const pointer = { ...this.build({ type: "leaf", targetId }), parentId: targetId };
+    await this.write(JSON.stringify(pointer));
+  }
+
+  private assertWritable(): void {
+    if (this.readOnly) throw new SessionReadOnlyError(`${this.location} was opened read-only`);
+    if (this.closed) throw new SessionReadOnlyError(`${this.location} is closed`);
+    if (this.failure) {
+      throw new SessionReadOnlyError(
+        `an earlier write to ${this.location} failed (${String(this.failure)}); reopen the session`,
+      );
+    }
+  }
+
+  private write(line: string): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.tornTail) {
+        const { offset, length } = this.tornTail;
+        this.tornTail = undefined;
+        const keptAt = await this.storage.setAsideTail(offset, length);
+        const problem = this.tree.problems.find((p) => p.kind === "torn_tail");
+        if (problem) problem.message += `; kept in ${basename(keptAt)}`;
+      }
+      const lines = this.pendingNewline ? ["", line] : [line];
+      this.pendingNewline = false;
+      try {
+        await this.storage.append(lines);
+      } catch (error) {
+        if (SessionStoreError.isInstance(error) && error.code === "file_deleted") {
+          // Recreate the file whole from memory: header and every entry, this one included.
+          await this.storage.replace(this.serializeAll());
+          return;
+        }
+        this.failure = error;
+        throw error;
+      }
+    };
+    const result = this.writes.then(run, run);
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+
+  private serializeAll(): string[] {
+    return [JSON.stringify(this.tree.getHeader()), ...this.tree.getEntries().map((e) => JSON.stringify(e))];
+  }
+}
+
+/** The file name of a session: creation time (sortable) and id, as pi names them. */
+export function sessionFileName(sessionId: string, createdAt: number): string {
+  return `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}

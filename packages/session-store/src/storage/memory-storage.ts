@@ -1,0 +1,83 @@
+import { SessionLockedError } from "../errors.js";
+import type { SessionStorage } from "./session-storage.js";
+
+interface Cell {
+  chunks: string[];
+  stored: boolean;
+  locked: boolean;
+}
+
+/** Sessions in memory by name: every storage made with the same name sees the same bytes. */
+const cells = new Map<string, Cell>();
+
+/**
+ * A backend that keeps the lines in memory, for tests, previews and sessions that should
+ * leave no trace. Storages made with the same `location` in one process share their bytes
+ * and their lock, like two handles on one file.
+ */
+export class MemorySessionStorage implements SessionStorage {
+  private holdsLock = false;
+  /** Copies kept aside (backups, torn tails), by name. */
+  readonly sideFiles = new Map<string, Uint8Array>();
+
+  constructor(readonly location = `memory:${crypto.randomUUID()}`) {}
+
+  /** A storage seeded with raw text, as if a file written by another program held it. */
+  static from(text: string, location?: string): MemorySessionStorage {
+    const storage = new MemorySessionStorage(location);
+    storage.cell.chunks = [text];
+    storage.cell.stored = text.length > 0;
+    return storage;
+  }
+
+  private get cell(): Cell {
+    let cell = cells.get(this.location);
+    if (!cell) {
+      cell = { chunks: [], stored: false, locked: false };
+      cells.set(this.location, cell);
+    }
+    return cell;
+  }
+
+  async read(): Promise<Uint8Array | undefined> {
+    return this.cell.stored ? Buffer.from(this.cell.chunks.join(""), "utf8") : undefined;
+  }
+
+  async lock(): Promise<void> {
+    if (this.holdsLock) return;
+    if (this.cell.locked) throw new SessionLockedError(this.location, process.pid);
+    this.cell.locked = true;
+    this.holdsLock = true;
+  }
+
+  async append(lines: readonly string[]): Promise<void> {
+    if (lines.length === 0) return;
+    this.cell.chunks.push(`${lines.join("\n")}\n`);
+    this.cell.stored = true;
+  }
+
+  async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
+    const current = await this.read();
+    if (backupSuffix && current) this.sideFiles.set(`${this.location}${backupSuffix}`, current);
+    this.cell.chunks = lines.length === 0 ? [] : [`${lines.join("\n")}\n`];
+    this.cell.stored = true;
+  }
+
+  async setAsideTail(offset: number, length: number): Promise<string> {
+    const bytes = Buffer.from(this.cell.chunks.join(""), "utf8");
+    const name = `${this.location}.torn-${this.sideFiles.size}`;
+    this.sideFiles.set(name, bytes.subarray(offset, offset + length));
+    this.cell.chunks = [bytes.subarray(0, offset).toString("utf8")];
+    return name;
+  }
+
+  async close(): Promise<void> {
+    if (this.holdsLock) this.cell.locked = false;
+    this.holdsLock = false;
+  }
+
+  async delete(): Promise<void> {
+    await this.close();
+    cells.delete(this.location);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * How much an append is worth before its promise resolves:
+ * - `always`: written and fsynced (an acknowledged append survives power loss);
+ * - `batch`: written at once, fsynced in groups (appends made together share one fsync);
+ * - `never`: written, left to the operating system to flush.
+ */
+export type Durability = "always" | "batch" | "never";
+
+/**
+ * Where a session's lines live. Every backend passes the same contract suite
+ * (`session-storage.contract.ts`). The interface is async so remote backends fit.
+ * Lines are whole JSON texts without their newline; the backend owns framing.
+ */
+export interface SessionStorage {
+  /** A human-readable name of the location, for messages (a path, a URL, a key). */
+  readonly location: string;
+  /** The stored bytes, or undefined when nothing is stored yet. */
+  read(): Promise<Uint8Array | undefined>;
+  /**
+   * Takes the right to write; a second writer is refused with `SessionLockedError`.
+   * Read-only users never call it and are never blocked.
+   */
+  lock(): Promise<void>;
+  /** Appends lines; resolves once they are as durable as the storage's durability says. */
+  append(lines: readonly string[]): Promise<void>;
+  /**
+   * Replaces everything atomically (a reader sees the old or the new content, never a mix).
+   * @param backupSuffix - when given, the previous content is kept beside it under this suffix
+   */
+  replace(lines: readonly string[], backupSuffix?: string): Promise<void>;
+  /**
+   * Removes a torn last line of `length` bytes at `offset`, after keeping it aside
+   * (a sidecar file for files).
+   * @returns where the bytes were kept
+   */
+  setAsideTail(offset: number, length: number): Promise<string>;
+  /** Releases the lock and any handle. Idempotent. */
+  close(): Promise<void>;
+  /** Deletes the stored session. */
+  delete(): Promise<void>;
+}

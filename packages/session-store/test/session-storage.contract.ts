@@ -1,0 +1,245 @@
+import { describe, expect, it } from "vitest";
+import {
+  EntryNotFoundError,
+  Session,
+  SessionFileError,
+  SessionLockedError,
+  SessionReadOnlyError,
+  type SessionStorage,
+} from "../src/index.js";
+
+/** Makes storages for one backend: `fresh()` an empty one, `same(s)` a second handle on it. */
+export interface StorageFactory {
+  fresh(): Promise<SessionStorage>;
+  same(storage: SessionStorage): Promise<SessionStorage>;
+  /** Seeds raw bytes, as a file written by another program would hold them. */
+  seeded(text: string): Promise<SessionStorage>;
+  /** The raw stored text. */
+  text(storage: SessionStorage): Promise<string>;
+}
+
+const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+const assistant = (text: string) => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  provider: "openai",
+  model: "gpt-test",
+  stopReason: "stop",
+  timestamp: 2,
+});
+
+function clock(start = Date.parse("2026-01-01T00:00:00.000Z")) {
+  let t = start;
+  return () => (t += 1000);
+}
+
+const header = '{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
+const entry = (id: string, parentId: string | null, text: string) =>
+  JSON.stringify({
+    type: "message",
+    id,
+    parentId,
+    timestamp: "2026-01-01T00:00:01.000Z",
+    message: { role: "user", content: text, timestamp: 1 },
+  });
+
+/**
+ * The contract every session storage backend passes: the behaviour a session relies on,
+ * checked through the public Session API.
+ */
+export function sessionStorageContract(name: string, factory: StorageFactory): void {
+  describe(`SessionStorage contract: ${name}`, () => {
+    const open = async (storage: SessionStorage, extra: Parameters<typeof Session.open>[1] = {}) =>
+      Session.open(storage, { now: clock(), ...extra });
+
+    it("creates a session with a header and reopens it with the same entries and leaf", async () => {
+      const storage = await factory.fresh();
+      const session = await open(storage, { create: true, cwd: "/work" });
+      const a = await session.appendMessage(user("hello"));
+      const b = await session.appendMessage(assistant("hi"));
+      expect(session.getLeafId()).toBe(b);
+      expect(session.getEntry(b)?.parentId).toBe(a);
+      await session.close();
+
+      const again = await open(await factory.same(storage));
+      expect(again.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/work" });
+      expect(again.getEntries().map((e) => e.id)).toEqual([a, b]);
+      expect(again.getLeafId()).toBe(b);
+      expect(again.buildSessionContext().model).toEqual({ provider: "openai", modelId: "gpt-test" });
+      await again.close();
+    });
+
+    it("refuses to open nothing unless asked to create", async () => {
+      await expect(open(await factory.fresh())).rejects.toThrow(/no session at .*create: true/);
+    });
+
+    it("persists navigation: the leaf survives a reopen after branch() and resetLeaf()", async () => {
+      const storage = await factory.fresh();
+      const session = await open(storage, { create: true });
+      const a = await session.appendMessage(user("one"));
+      await session.appendMessage(assistant("two"));
+      await session.branch(a);
+      await session.close();
+
+      const reopened = await open(await factory.same(storage));
+      expect(reopened.getLeafId()).toBe(a);
+      const c = await reopened.appendMessage(user("other branch"));
+      expect(reopened.getChildren(a).map((e) => e.id)).toHaveLength(2);
+      expect(reopened.getEntry(c)?.parentId).toBe(a);
+      await reopened.resetLeaf();
+      await reopened.close();
+
+      const third = await open(await factory.same(storage));
+      expect(third.getLeafId()).toBeNull();
+      expect(third.buildSessionContext().messages).toEqual([]);
+      // Leaf pointers are not entries of the tree.
+      expect(third.getEntries().map((e) => e.type)).toEqual(["message", "message", "message"]);
+      await third.close();
+    });
+
+    it("records the abandoned leaf in a branch summary", async () => {
+      const session = await open(await factory.fresh(), { create: true });
+      const a = await session.appendMessage(user("one"));
+      const b = await session.appendMessage(assistant("two"));
+      const summaryId = await session.branchWithSummary(a, "tried two, it failed");
+      expect(session.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: a, fromId: b });
+      expect(session.buildSessionContext().messages.at(-1)).toMatchObject({
+        role: "branchSummary",
+        summary: "tried two, it failed",
+        fromId: b,
+      });
+      const rootSummary = await session.branchWithSummary(null, "start over");
+      expect(session.getEntry(rootSummary)).toMatchObject({ parentId: null, fromId: summaryId });
+      await session.close();
+    });
+
+    it("sets and clears labels, and rejects a label on a missing entry", async () => {
+      const session = await open(await factory.fresh(), { create: true });
+      const a = await session.appendMessage(user("one"));
+      await session.appendLabelChange(a, "start");
+      expect(session.getLabel(a)).toBe("start");
+      expect(session.getTree()[0]?.label).toBe("start");
+      await session.appendLabelChange(a, "");
+      expect(session.getLabel(a)).toBeUndefined();
+      expect(() => session.appendLabelChange("nope", "x")).toThrow(EntryNotFoundError);
+      await session.close();
+    });
+
+    it("keeps unknown entry types and unknown fields through a reopen", async () => {
+      const odd = '{"type":"future_thing","id":"f1","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","payload":{"x":[1,2]}}';
+      const withExtra = entry("m1", null, "hi").replace('{"type":"message"', '{"type":"message","extra":{"keep":true}');
+      const storage = await factory.seeded(`${header}\n${withExtra}\n${odd}\n`);
+      const session = await open(storage);
+      expect(session.getEntry("f1")).toEqual(JSON.parse(odd));
+      expect(session.getEntry("m1")).toMatchObject({ extra: { keep: true } });
+      await session.appendMessage(user("after"));
+      await session.close();
+      const text = await factory.text(storage);
+      expect(text.startsWith(`${header}\n${withExtra}\n${odd}\n`)).toBe(true);
+    });
+
+    it("sets a torn last line aside before the next append, which stays intact", async () => {
+      const torn = entry("m2", "m1", "cut sho").slice(0, 60);
+      const storage = await factory.seeded(`${header}\n${entry("m1", null, "hi")}\n${torn}`);
+      const session = await open(storage);
+      expect(session.problems.map((p) => p.kind)).toEqual(["torn_tail"]);
+      expect(session.getLeafId()).toBe("m1");
+      const next = await session.appendMessage(user("next"));
+      await session.close();
+
+      const again = await open(await factory.same(storage));
+      expect(again.problems).toEqual([]);
+      expect(again.getEntries().map((e) => e.id)).toEqual(["m1", next]);
+      expect(session.problems[0]?.message).toMatch(/kept in .*torn/);
+      await again.close();
+    });
+
+    it("completes a last line that lacks only its newline", async () => {
+      const storage = await factory.seeded(`${header}\n${entry("m1", null, "hi")}`);
+      const session = await open(storage);
+      const next = await session.appendMessage(user("next"));
+      await session.close();
+      const again = await open(await factory.same(storage));
+      expect(again.getEntries().map((e) => e.id)).toEqual(["m1", next]);
+      await again.close();
+    });
+
+    it("reports corrupt middle lines without losing the valid ones around them", async () => {
+      const glued = `${entry("m2", "m1", "torn").slice(0, 50)}${entry("m3", "m1", "whole")}`;
+      const storage = await factory.seeded(
+        `${header}\n${entry("m1", null, "a")}\nnot json at all\n{"type":"message"}\n${glued}\n${entry("m4", "m3", "d")}\n`,
+      );
+      const session = await open(storage);
+      expect(session.getEntries().map((e) => e.id)).toEqual(["m1", "m3", "m4"]);
+      expect(session.problems.map((p) => [p.kind, p.line])).toEqual([
+        ["invalid_json", 3],
+        ["invalid_entry", 4],
+        ["invalid_json", 5],
+      ]);
+      expect(session.problems[2]?.recoveredId).toBe("m3");
+      await session.close();
+    });
+
+    it("never rewrites a file whose first line is not a session header", async () => {
+      for (const text of ["hello world\nsecond line\n", '{"type":"message","id":"x"}\n', "\u0000\u0001binary"]) {
+        const storage = await factory.seeded(text);
+        const error = await open(storage).catch((e: unknown) => e);
+        expect(SessionFileError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toContain(storage.location);
+        expect(await factory.text(storage)).toBe(text);
+      }
+    });
+
+    it("lets one writer in at a time, and never blocks readers", async () => {
+      const storage = await factory.fresh();
+      const writer = await open(storage, { create: true });
+      await writer.appendMessage(user("mine"));
+      const error = await open(await factory.same(storage)).catch((e: unknown) => e);
+      expect(SessionLockedError.isInstance(error)).toBe(true);
+      expect((error as SessionLockedError).holderPid).toBe(process.pid);
+      const reader = await open(await factory.same(storage), { readOnly: true });
+      expect(reader.getEntries()).toHaveLength(1);
+      expect(() => reader.appendMessage(user("no"))).toThrow(SessionReadOnlyError);
+      await writer.close();
+      const next = await open(await factory.same(storage));
+      await next.close();
+    });
+
+    it("forks a path into a new session with parentSession and the path's labels", async () => {
+      const storage = await factory.fresh();
+      const session = await open(storage, { create: true });
+      const a = await session.appendMessage(user("one"));
+      const b = await session.appendMessage(assistant("two"));
+      await session.appendLabelChange(a, "start");
+      await session.branch(a);
+      await session.appendMessage(user("elsewhere"));
+      const forked = await session.fork(b, { storage: await factory.fresh() });
+      expect(forked.getHeader().parentSession).toBe(session.location);
+      expect(forked.getBranch(b).map((e) => e.id)).toEqual([a, b]);
+      expect(forked.getLabel(a)).toBe("start");
+      expect(forked.getEntries().filter((e) => e.type === "message")).toHaveLength(2);
+      await forked.close();
+      await session.close();
+    });
+
+    it("titles a session from its first user message until one is set", async () => {
+      const session = await open(await factory.fresh(), { create: true, titleLength: 30 });
+      expect(session.getTitle()).toBeUndefined();
+      await session.appendMessage(user("  Please   refactor the\nsession store so that it is faster  "));
+      expect(session.getTitle()).toBe("Please refactor the session…");
+      await session.setTitle("  Faster store ");
+      expect(session.getTitle()).toBe("Faster store");
+      expect(session.getSessionName()).toBe("Faster store");
+      await session.clearTitle();
+      expect(session.getTitle()).toBe("Please refactor the session…");
+      const ok = await session.regenerateTitle(async () => '"Speeding up the store"');
+      expect(ok).toEqual({ title: "Speeding up the store" });
+      const failed = await session.regenerateTitle(async () => {
+        throw new Error("model down");
+      });
+      expect(failed.title).toBe("Speeding up the store");
+      expect(String(failed.error)).toContain("model down");
+      await session.close();
+    });
+  });
+}
