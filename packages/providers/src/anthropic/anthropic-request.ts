@@ -1,0 +1,98 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { ModelInfo } from "../spec/catalogue.js";
+import type { ImagePart, ModelRequest, ReasoningLevel, TextPart } from "../spec/request.js";
+
+type Params = Anthropic.Messages.MessageCreateParamsStreaming;
+type MessageParam = Anthropic.Messages.MessageParam;
+type ContentBlock = Anthropic.Messages.ContentBlockParam;
+
+/** Thinking budgets in tokens per reasoning level (Anthropic's minimum is 1024). */
+export const ANTHROPIC_THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningLevel, "off">, number>> =
+  {
+    minimal: 1024,
+    low: 2048,
+    medium: 8192,
+    high: 16_384,
+  };
+
+/** Builds the Messages API body for one Arbor request. */
+export function toAnthropicRequest(info: ModelInfo, request: ModelRequest): Params {
+  const messages: MessageParam[] = [];
+  const push = (role: "user" | "assistant", blocks: ContentBlock[]) => {
+    const last = messages[messages.length - 1];
+    // Consecutive tool results (and a user turn after them) share one user message.
+    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const message of request.messages) {
+    if (message.role === "user") {
+      push(
+        "user",
+        typeof message.content === "string"
+          ? [{ type: "text", text: message.content }]
+          : message.content.map(toMediaBlock),
+      );
+    } else if (message.role === "assistant") {
+      const blocks: ContentBlock[] = [];
+      for (const part of message.content) {
+        if (part.type === "text") {
+          if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        } else if (part.type === "thinking") {
+          // Anthropic rejects thinking it did not sign; unsigned thinking came from another model.
+          if (part.signature) {
+            blocks.push({ type: "thinking", thinking: part.thinking, signature: part.signature });
+          }
+        } else {
+          blocks.push({ type: "tool_use", id: part.id, name: part.name, input: part.arguments });
+        }
+      }
+      if (blocks.length > 0) messages.push({ role: "assistant", content: blocks });
+    } else {
+      push("user", [
+        {
+          type: "tool_result",
+          tool_use_id: message.toolCallId,
+          content: message.content.map(
+            toMediaBlock,
+          ) as Anthropic.Messages.ToolResultBlockParam["content"],
+          is_error: message.isError ?? false,
+        },
+      ]);
+    }
+  }
+  let maxTokens = request.maxOutputTokens ?? info.maxOutputTokens;
+  const params: Params = { model: info.id, max_tokens: maxTokens, messages, stream: true };
+  if (request.system) params.system = request.system;
+  if (request.tools && request.tools.length > 0) {
+    params.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as Anthropic.Messages.Tool.InputSchema,
+    }));
+  }
+  const thinking =
+    request.reasoning && request.reasoning !== "off" && info.capabilities.reasoning
+      ? ANTHROPIC_THINKING_BUDGETS[request.reasoning]
+      : undefined;
+  if (thinking !== undefined) {
+    // The budget must stay below max_tokens.
+    if (maxTokens <= thinking) maxTokens = thinking + 1024;
+    params.max_tokens = maxTokens;
+    params.thinking = { type: "enabled", budget_tokens: thinking };
+  }
+  // `temperature` is not sent: the current Messages API (and its SDK types) dropped it.
+  return params;
+}
+
+function toMediaBlock(part: TextPart | ImagePart): ContentBlock {
+  return part.type === "text"
+    ? { type: "text", text: part.text }
+    : {
+        type: "image",
+        source: {
+          type: "base64",
+          media_type: part.mimeType as Anthropic.Messages.Base64ImageSource["media_type"],
+          data: part.data,
+        },
+      };
+}

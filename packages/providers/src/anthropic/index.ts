@@ -1,0 +1,5 @@
+export {
+  type AnthropicMessagesModelOptions,
+  createAnthropicMessagesModel,
+} from "./anthropic-messages-model.js";
+export { ANTHROPIC_THINKING_BUDGETS, toAnthropicRequest } from "./anthropic-request.js";

@@ -1,0 +1,175 @@
+import OpenAI from "openai";
+import { BlockBuilder } from "../adapter/block-builder.js";
+import { classifyProviderError } from "../adapter/classify-error.js";
+import { resolveModelInfo } from "../adapter/model-info.js";
+import { StreamGuard } from "../adapter/stream-guard.js";
+import { ModelConfigError } from "../errors.js";
+import type { ModelInfo } from "../spec/catalogue.js";
+import type { ModelEvent, StopReason, Usage } from "../spec/events.js";
+import type { Model } from "../spec/model.js";
+import type { ModelRequest } from "../spec/request.js";
+import { toOpenAIRequest } from "./openai-request.js";
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+/** Options of {@link createOpenAIChatModel}. */
+export interface OpenAIChatModelOptions {
+  /** A catalogue entry, a catalogue key (`openai/gpt-4.1`) or a bare model id. */
+  model: ModelInfo | string;
+  /** Required unless `client` is given; never read from the environment. */
+  apiKey?: string;
+  /** An OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
+  baseURL?: string;
+  /** A ready client; Arbor then uses it as is (set its `maxRetries` to 0 yourself). */
+  client?: OpenAI;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Fail with `timeout` when no data arrives for this long. Default 60 000 ms; 0 disables. */
+  idleTimeoutMs?: number;
+  /** Servers that predate `max_completion_tokens` want `max_tokens`. */
+  maxTokensField?: "max_completion_tokens" | "max_tokens";
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Creates a {@link Model} that streams from the OpenAI Chat Completions API or any server
+ * speaking it (Ollama, vLLM, llama.cpp server, OpenRouter). The SDK's own retries are off:
+ * retry policy belongs to the runner.
+ *
+ * @example
+ * ```ts
+ * const model = createOpenAIChatModel({ model: "llama3.2", baseURL: "http://127.0.0.1:11434/v1", apiKey: "ollama" });
+ * ```
+ */
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
+  const info = resolveModelInfo(options.model, "openai-chat", "openai");
+  if (options.client === undefined && options.apiKey === undefined) {
+    throw new ModelConfigError(
+      `createOpenAIChatModel(${info.id}) needs an apiKey or a client; pass one explicitly (Arbor never reads the environment)`,
+    );
+  }
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL ?? null,
+      maxRetries: 0,
+      logLevel: "off",
+      ...(options.headers ? { defaultHeaders: options.headers } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  const idleMs = options.idleTimeoutMs ?? 60_000;
+  const maxTokensField = options.maxTokensField ?? "max_completion_tokens";
+  return {
+    info,
+    stream: (request) => streamOpenAI(client, info, request, idleMs, maxTokensField),
+  };
+}
+
+const FINISH_REASONS: Readonly<Record<string, StopReason>> = {
+  stop: "stop",
+  length: "length",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  content_filter: "content_filter",
+};
+
+interface ReasoningDelta {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+}
+
+async function* streamOpenAI(
+  client: OpenAI,
+  info: ModelInfo,
+  request: ModelRequest,
+  idleMs: number,
+  maxTokensField: "max_completion_tokens" | "max_tokens",
+): AsyncGenerator<ModelEvent> {
+  const guard = new StreamGuard(request.signal, idleMs);
+  const blocks = new BlockBuilder();
+  const out = blocks.out;
+  let finish: string | undefined;
+  let usage: Usage | undefined;
+  try {
+    const body = toOpenAIRequest(info, request, maxTokensField);
+    const stream = await client.chat.completions.create(body, { signal: guard.controller.signal });
+    guard.touch();
+    yield { type: "start", model: info.id };
+    for await (const chunk of stream as AsyncIterable<Chunk>) {
+      guard.touch();
+      if (chunk.usage) usage = toUsage(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (choice) {
+        const delta = choice.delta as Chunk["choices"][number]["delta"] & ReasoningDelta;
+        if (delta) {
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) blocks.thinking(reasoning);
+          if (delta.content) blocks.text(delta.content);
+          if (delta.tool_calls) {
+            for (const call of delta.tool_calls) {
+              if (!blocks.isOpenTool(call.index)) {
+                const invalid = blocks.close();
+                if (invalid) {
+                  for (const pending of out) yield pending;
+                  out.length = 0;
+                  yield invalid;
+                  return;
+                }
+                blocks.openTool(
+                  call.index,
+                  call.id ?? `call_${call.index}`,
+                  call.function?.name ?? "",
+                );
+              }
+              const args = call.function?.arguments;
+              if (args) blocks.toolArguments(args);
+            }
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+      for (const pending of out) yield pending;
+      out.length = 0;
+    }
+    const cut = guard.outcomeEvent();
+    if (cut) {
+      yield cut;
+      return;
+    }
+    const invalid = blocks.close();
+    for (const pending of out) yield pending;
+    out.length = 0;
+    if (invalid) {
+      yield invalid;
+      return;
+    }
+    if (finish === undefined) {
+      yield {
+        type: "error",
+        kind: "network_error",
+        message: "the stream ended before the model finished (no finish_reason)",
+      };
+      return;
+    }
+    yield { type: "usage", usage: usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    yield { type: "done", reason: FINISH_REASONS[finish] ?? "stop" };
+  } catch (error) {
+    for (const pending of out) yield pending;
+    out.length = 0;
+    yield guard.outcomeEvent() ?? classifyProviderError(error);
+  } finally {
+    guard.dispose();
+  }
+}
+
+function toUsage(usage: NonNullable<Chunk["usage"]>): Usage {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    input: Math.max(0, usage.prompt_tokens - cached),
+    output: usage.completion_tokens,
+    cacheRead: cached,
+    cacheWrite: 0,
+  };
+}
