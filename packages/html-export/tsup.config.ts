@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { buildClient } from "./build-client.js";
 
 export default defineConfig({
   entry: ["src/index.ts"],
@@ -7,4 +8,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
+  onSuccess: buildClient,
 });

@@ -1,0 +1,324 @@
+import "./styles.css";
+import type { PageData } from "../page-data.js";
+import { el, formatTime, formatTokens } from "./dom.js";
+import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
+import { type RenderContext, renderEntry } from "./render-entry.js";
+import { TreeView } from "./tree-view.js";
+
+type Filter = "default" | "no-tools" | "user-only" | "labeled" | "all";
+type Json = Record<string, unknown>;
+
+const FILTERS: [Filter, string][] = [
+  ["default", "Default"],
+  ["no-tools", "No tools"],
+  ["user-only", "User"],
+  ["labeled", "Labeled"],
+  ["all", "All"],
+];
+const SETTINGS_TYPES = new Set([
+  "label",
+  "custom",
+  "model_change",
+  "thinking_level_change",
+  "session_info",
+]);
+
+const source = document.getElementById("arbor-session");
+const data = JSON.parse(source?.textContent ?? "null") as PageData;
+const entries = data.entries as Json[];
+const indexById = new Map<string, number>();
+entries.forEach((entry, index) => {
+  indexById.set(entry.id as string, index);
+});
+const leafCount = data.children.reduce((n, kids) => n + (kids.length === 0 ? 1 : 0), 0);
+
+const params = new URLSearchParams(location.search);
+let leaf = indexById.get(params.get("leafId") ?? "") ?? indexById.get(data.leafId ?? "") ?? -1;
+let selected = indexById.get(params.get("targetId") ?? "") ?? leaf;
+let filter: Filter = "default";
+let query: string[] = [];
+const searchText: (string | undefined)[] = [];
+const onPath = new Set<number>();
+
+function passesFilter(index: number): boolean {
+  const entry = entries[index] as Json;
+  const id = entry.id as string;
+  switch (filter) {
+    case "all":
+      return true;
+    case "user-only":
+      return messageOf(entry)?.role === "user";
+    case "labeled":
+      return data.labels[id] !== undefined;
+    case "no-tools": {
+      const role = messageOf(entry)?.role;
+      if (role === "toolResult" || role === "bashExecution" || isToolOnlyAssistant(entry))
+        return false;
+      return !SETTINGS_TYPES.has(entry.type as string);
+    }
+    default:
+      return !SETTINGS_TYPES.has(entry.type as string);
+  }
+}
+
+function visible(index: number): boolean {
+  if (query.length > 0) {
+    let text = searchText[index];
+    if (text === undefined) {
+      const entry = entries[index] as Json;
+      text = searchTextOf(entry, data.labels[entry.id as string]);
+      searchText[index] = text;
+    }
+    for (const token of query) if (!text.includes(token)) return false;
+    return passesFilter(index);
+  }
+  return index === leaf || passesFilter(index);
+}
+
+// ---- layout -------------------------------------------------------------------------
+
+const app = document.getElementById("app") as HTMLElement;
+app.replaceChildren();
+const root = el("div", "layout");
+const top = el("header", "top");
+const sidebar = el("aside", "sidebar");
+const main = el("main", "messages");
+root.append(top, sidebar, main);
+app.append(root);
+
+function renderHeader(): void {
+  const toggle = el("button", "sidebar-toggle", "☰ Tree");
+  toggle.type = "button";
+  toggle.setAttribute("aria-label", "Show the session tree");
+  toggle.addEventListener("click", () => root.classList.toggle("sidebar-open"));
+  const title = el("h1", "title", data.title);
+  const facts = el("dl", "facts");
+  const add = (name: string, value: string) => {
+    if (!value) return;
+    const item = el("div");
+    item.append(el("dt", undefined, name), el("dd", undefined, value));
+    facts.append(item);
+  };
+  const t = data.totals;
+  add("Models", data.models.join(", ") || "none");
+  add(
+    "Tokens",
+    `${formatTokens(t.total)} (↑${formatTokens(t.input)} ↓${formatTokens(t.output)} cache ${formatTokens(t.cacheRead)}/${formatTokens(t.cacheWrite)})`,
+  );
+  add("Cost", `$${t.cost.toFixed(4)}`);
+  add("Entries", `${entries.length} · ${leafCount} branch${leafCount === 1 ? "" : "es"}`);
+  add("Started", formatTime(data.header.timestamp));
+  add("Directory", typeof data.header.cwd === "string" ? data.header.cwd : "");
+  const row = el("div", "title-row");
+  row.append(toggle, title);
+  top.append(row, facts);
+}
+
+// ---- sidebar --------------------------------------------------------------------------
+
+const search = el("input", "search");
+search.type = "search";
+search.placeholder = "Search messages…";
+search.setAttribute("aria-label", "Search messages");
+const filterBar = el("div", "filters");
+for (const [value, text] of FILTERS) {
+  const button = el("button", value === filter ? "filter active" : "filter", text);
+  button.type = "button";
+  button.dataset.filter = value;
+  filterBar.append(button);
+}
+const status = el("div", "tree-status");
+const treeState = { visible, onPath, selected };
+const tree = new TreeView(data, treeState, (index) => {
+  navigate(index, index, true);
+  root.classList.remove("sidebar-open");
+});
+sidebar.append(search, filterBar, status, tree.element);
+
+function refreshTree(): void {
+  tree.refresh();
+  status.textContent = `${tree.rowCount} of ${entries.length} entries`;
+}
+
+filterBar.addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button.filter");
+  if (!button) return;
+  filter = button.dataset.filter as Filter;
+  for (const b of filterBar.children) b.classList.toggle("active", b === button);
+  refreshTree();
+});
+let searchTimer = 0;
+search.addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = window.setTimeout(() => {
+    query = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    refreshTree();
+  }, 120);
+});
+
+// ---- messages -------------------------------------------------------------------------
+
+const cards = new Map<number, HTMLElement>();
+const rendered = new Set<number>();
+const observer = new IntersectionObserver(
+  (records) => {
+    for (const record of records) {
+      if (record.isIntersecting) fill(Number((record.target as HTMLElement).dataset.index));
+    }
+  },
+  { rootMargin: "1200px 0px" },
+);
+
+function context(index: number): RenderContext {
+  const id = entries[index]?.id as string;
+  return {
+    label: data.labels[id],
+    mark: data.marks[id],
+    goTo: (target) => {
+      const t = indexById.get(target);
+      if (t !== undefined) navigate(onPath.has(t) ? leaf : t, t, true);
+    },
+    has: (target) => indexById.has(target),
+  };
+}
+
+function fill(index: number): void {
+  if (rendered.has(index)) return;
+  const card = cards.get(index);
+  if (!card) return;
+  rendered.add(index);
+  observer.unobserve(card);
+  card.classList.remove("pending");
+  renderEntry(entries[index] as Json, card, context(index));
+}
+
+function pathTo(index: number): number[] {
+  const path: number[] = [];
+  for (let i = index; i >= 0; i = data.parent[i] ?? -1) path.push(i);
+  return path.reverse();
+}
+
+function renderPath(path: number[]): void {
+  observer.disconnect();
+  cards.clear();
+  rendered.clear();
+  const fragment = document.createDocumentFragment();
+  const intro = el("div", "path-info");
+  const leafEntry = entries[leaf];
+  intro.textContent = leafEntry
+    ? `Path to ${kindOf(leafEntry)} ${String(leafEntry.id)} · ${path.length} entries`
+    : "This session has no entries yet.";
+  fragment.append(intro);
+  // Entries before the latest compaction's first kept entry were replaced by its summary.
+  let compactedUntil = -1;
+  path.forEach((index, position) => {
+    const entry = entries[index] as Json;
+    if (entry.type !== "compaction") return;
+    const kept = path.indexOf(indexById.get(entry.firstKeptEntryId as string) ?? -2);
+    if (kept > 0 && kept <= position) compactedUntil = Math.max(compactedUntil, kept);
+  });
+  path.forEach((index, position) => {
+    const entry = entries[index] as Json;
+    const card = el("article", "entry pending");
+    card.id = `entry-${String(entry.id)}`;
+    card.dataset.index = String(index);
+    card.dataset.id = String(entry.id);
+    if (position < compactedUntil) card.classList.add("compacted");
+    const siblings =
+      data.parent[index] === -1 ? data.roots : data.children[data.parent[index] as number];
+    if (siblings && siblings.length > 1) card.classList.add("fork");
+    cards.set(index, card);
+    fragment.append(card);
+  });
+  main.replaceChildren(fragment);
+  for (const card of cards.values()) observer.observe(card);
+}
+
+function navigate(newLeaf: number, target: number, scroll: boolean): void {
+  if (newLeaf !== leaf || cards.size === 0) {
+    leaf = newLeaf;
+    const path = pathTo(leaf);
+    onPath.clear();
+    for (const i of path) onPath.add(i);
+    renderPath(path);
+  }
+  selected = target;
+  treeState.selected = target;
+  for (const card of main.querySelectorAll(".entry.target")) card.classList.remove("target");
+  const card = cards.get(target);
+  if (card) {
+    card.classList.add("target");
+    // Render the target and its neighbours before scrolling so it lands where it stays.
+    const path = [...cards.keys()];
+    const at = path.indexOf(target);
+    for (let i = Math.max(0, at - 3); i <= Math.min(path.length - 1, at + 3); i++)
+      fill(path[i] as number);
+    if (scroll) card.scrollIntoView({ block: "center" });
+  }
+  refreshTree();
+  tree.reveal(target);
+  const id = entries[target]?.id;
+  const leafId = entries[leaf]?.id;
+  if (typeof id === "string" && typeof leafId === "string") {
+    try {
+      history.replaceState(null, "", `?${new URLSearchParams({ leafId, targetId: id })}`);
+    } catch {
+      // Some browsers refuse history changes on file:// pages; the page still works.
+    }
+  }
+}
+
+// ---- copy link ----------------------------------------------------------------------
+
+const toast = el("div", "toast");
+toast.setAttribute("role", "status");
+app.append(toast);
+
+function linkTo(id: string): string {
+  const leafId = String(entries[leaf]?.id ?? id);
+  const base = location.href.split(/[?#]/)[0];
+  return `${base}?${new URLSearchParams({ leafId, targetId: id })}`;
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+main.addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button.copy-link");
+  const card = button?.closest<HTMLElement>(".entry");
+  if (!button || !card?.dataset.id) return;
+  const link = linkTo(card.dataset.id);
+  button.dataset.link = link;
+  void copyText(link).then((ok) => {
+    toast.textContent = ok ? "Link copied" : link;
+    toast.classList.add("show");
+    setTimeout(() => toast.classList.remove("show"), 1800);
+  });
+});
+
+// ---- start ----------------------------------------------------------------------------
+
+renderHeader();
+if (leaf >= 0) {
+  const fromUrl = params.has("targetId") && selected >= 0;
+  // A deep-linked target off the leaf's path opens its own path instead.
+  if (fromUrl && !pathTo(leaf).includes(selected)) leaf = selected;
+  navigate(leaf, selected >= 0 ? selected : leaf, fromUrl);
+  if (!fromUrl) main.scrollTop = 0;
+} else {
+  refreshTree();
+  renderPath([]);
+}
+document.documentElement.dataset.ready = "true";

@@ -1,0 +1,30 @@
+/** Creates an element with an optional class and text; text is always set as text, never HTML. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Escapes text for use inside HTML markup or a double-quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** Formats a token count compactly (1.2k, 3.4M). */
+export function formatTokens(value: number): string {
+  if (value >= 1e6) return `${(value / 1e6).toFixed(value >= 1e7 ? 0 : 1)}M`;
+  if (value >= 1e3) return `${(value / 1e3).toFixed(value >= 1e4 ? 0 : 1)}k`;
+  return String(value);
+}
+
+/** Formats an ISO timestamp in the reader's locale, or returns it unchanged if unparsable. */
+export function formatTime(iso: unknown): string {
+  if (typeof iso !== "string") return "";
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? new Date(t).toLocaleString() : iso;
+}

@@ -1,0 +1,84 @@
+import { writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { loadClientAsset } from "./client-asset.js";
+import { embedJson } from "./embed-json.js";
+import { buildPageData } from "./page-data.js";
+import { readSessionSnapshot } from "./read-session-file.js";
+import type { SessionSnapshot } from "./session-snapshot.js";
+
+/** Options for {@link exportSessionToHtml}. */
+export interface ExportHtmlOptions {
+  /** Overrides the page title (default: session name, else the first prompt). */
+  title?: string;
+  /** Clock seam for the "exported at" stamp. */
+  now?: () => Date;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+// Inlined scripts and styles come from our own build, but a `</` sequence inside them
+// would still end the element early; `<\/` means the same thing to JS and CSS.
+function inlineSafe(code: string, tag: "script" | "style"): string {
+  return code.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
+}
+
+/**
+ * Renders a session as one self-contained HTML page: the page script, styles and session
+ * data are inline, and the page makes no network request.
+ *
+ * @param snapshot - the session's header, entries (file order) and leaf.
+ * @returns the HTML document as a string.
+ * @example
+ * ```ts
+ * const html = exportSessionToHtml({ header, entries, leafId });
+ * await writeFile("session.html", html);
+ * ```
+ */
+export function exportSessionToHtml(
+  snapshot: SessionSnapshot,
+  options: ExportHtmlOptions = {},
+): string {
+  const data = buildPageData(
+    options.title === undefined ? snapshot : { ...snapshot, title: options.title },
+    options.now,
+  );
+  const asset = loadClientAsset();
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="@arbor/html-export">
+<title>${escapeHtml(data.title)}</title>
+<style>${inlineSafe(asset.style, "style")}</style>
+</head>
+<body>
+<div id="app"><noscript>This page needs JavaScript to show the session.</noscript></div>
+<script type="application/json" id="arbor-session">${embedJson(data)}</script>
+<script>${inlineSafe(asset.script, "script")}</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * Reads a v3 session JSONL file and writes its HTML export.
+ *
+ * @param path - the session file.
+ * @param outPath - where to write; defaults to the file's name with `.html` in the current directory.
+ * @returns the path written.
+ * @example
+ * ```ts
+ * const out = await exportFileToHtml("sessions/2025-09-04.jsonl", "review.html");
+ * ```
+ */
+export async function exportFileToHtml(path: string, outPath?: string): Promise<string> {
+  const snapshot = await readSessionSnapshot(path);
+  const target = outPath ?? `${basename(path).replace(/\.jsonl$/i, "")}.html`;
+  await writeFile(target, exportSessionToHtml(snapshot), "utf8");
+  return target;
+}
