@@ -1,0 +1,202 @@
+import { analyzePattern, type PatternAnalysis } from "./pattern-analysis.js";
+
+/** One regular expression the matcher watches for, tagged with the key it reports. */
+export interface MatcherPattern {
+  /** Reported when the pattern matches; several patterns may share a key. */
+  key: string;
+  /** Source accepted by `new RegExp` (inline flag groups already translated). */
+  source: string;
+  /** Flags among `i`, `m`, `s`, `u`. */
+  flags: string;
+}
+
+/** A pattern prepared once and shared by every stream. */
+export interface PreparedPattern extends MatcherPattern {
+  analysis: PatternAnalysis;
+  /** The stable rewrite with the `g` flag, or `undefined` for block-end-only patterns. */
+  stable: RegExp | undefined;
+  /** The pattern as written, tested on the whole text at block end. */
+  original: RegExp;
+  /** Position in the list given to {@link preparePatterns}; reports follow this order. */
+  order: number;
+}
+
+/**
+ * Compiles and analyses patterns for {@link StreamMatcher}.
+ * @throws SyntaxError when a source is not a valid JavaScript regular expression
+ */
+export function preparePatterns(patterns: readonly MatcherPattern[]): PreparedPattern[] {
+  return patterns.map((p, order) => {
+    const original = new RegExp(p.source, p.flags);
+    const analysis = analyzePattern(p.source, p.flags);
+    const stable =
+      analysis.stableSource === undefined
+        ? undefined
+        : new RegExp(analysis.stableSource, `${p.flags}g`);
+    return { ...p, analysis, stable, original, order };
+  });
+}
+
+const isTerminator = (code: number) =>
+  code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+
+/** Patterns scanned together as one alternation: same flags, no group references. */
+interface Group {
+  members: PreparedPattern[];
+  combined: RegExp;
+}
+
+function buildGroup(members: PreparedPattern[]): Group {
+  const first = members[0] as PreparedPattern;
+  const combined =
+    members.length === 1
+      ? (first.stable as RegExp)
+      : new RegExp(
+          members.map((m) => `(?:${m.analysis.stableSource})`).join("|"),
+          (first.stable as RegExp).flags,
+        );
+  return { members, combined };
+}
+
+/**
+ * Watches one growing stream (a text block, a thinking block, one tool call's arguments)
+ * and reports each pattern the first time it matches.
+ *
+ * Exactness: after every `push`, a pattern is reported iff its stable form matches the
+ * whole text so far; `finish` reports the remaining patterns whose original form matches
+ * the whole text. Work per delta is bounded by the pattern's reach (or the current line for
+ * unbounded single-line patterns), not by the length of the stream; see the README.
+ */
+export class StreamMatcher {
+  private readonly chunks: string[] = [];
+  private length = 0;
+  /** Start of the line the text ends on: one past the last line terminator. */
+  private lineStart = 0;
+  /** The retained end of the text, starting at absolute offset `tailBase`. */
+  private tail = "";
+  private tailBase = 0;
+  private groups: Group[];
+  private readonly blockEndOnly: PreparedPattern[];
+  private readonly reported = new Set<PreparedPattern>();
+  private checked = false;
+
+  constructor(patterns: readonly PreparedPattern[]) {
+    const byFlags = new Map<string, PreparedPattern[]>();
+    const single: Group[] = [];
+    this.blockEndOnly = [];
+    for (const p of patterns) {
+      if (!p.stable) this.blockEndOnly.push(p);
+      else if (p.analysis.hasGroupReferences) single.push(buildGroup([p]));
+      else {
+        const list = byFlags.get(p.stable.flags) ?? [];
+        list.push(p);
+        byFlags.set(p.stable.flags, list);
+      }
+    }
+    this.groups = [...[...byFlags.values()].map(buildGroup), ...single];
+  }
+
+  /** The text seen so far. Joins the chunks, so call it once, not per delta. */
+  text(): string {
+    const joined = this.chunks.join("");
+    this.chunks.length = 0;
+    if (joined) this.chunks.push(joined);
+    return joined;
+  }
+
+  /**
+   * Appends a delta and returns the keys of patterns that match for the first time.
+   * @returns keys in pattern order, each at most once per stream
+   */
+  push(delta: string): string[] {
+    // An empty delta adds nothing to match, except that the very first check must run
+    // (a pattern such as `^` matches the empty text).
+    if (delta === "" && this.checked) return [];
+    this.checked = true;
+    const oldLength = this.length;
+    const oldLineStart = this.lineStart;
+    this.chunks.push(delta);
+    this.tail += delta;
+    this.length += delta.length;
+    for (let i = delta.length - 1; i >= 0; i--) {
+      if (isTerminator(delta.charCodeAt(i))) {
+        this.lineStart = oldLength + i + 1;
+        break;
+      }
+    }
+    const fired: PreparedPattern[] = [];
+    for (const group of this.groups) {
+      let from = Number.POSITIVE_INFINITY;
+      for (const m of group.members) from = Math.min(from, windowStart(m, oldLength, oldLineStart));
+      group.combined.lastIndex = from - this.tailBase;
+      if (!group.combined.test(this.tail)) continue;
+      for (const m of group.members) {
+        const re = m.stable as RegExp;
+        re.lastIndex = windowStart(m, oldLength, oldLineStart) - this.tailBase;
+        if (re.test(this.tail)) fired.push(m);
+      }
+    }
+    if (fired.length > 0) this.retire(fired);
+    this.trim();
+    return keysOf(fired);
+  }
+
+  /**
+   * Ends the stream: returns the keys of patterns not reported yet whose original form
+   * matches the whole text (this is where `$`, trailing `\b` and negative lookaheads at the
+   * very end are decided).
+   */
+  finish(): string[] {
+    const text = this.text();
+    const fired: PreparedPattern[] = [];
+    for (const p of [...this.groups.flatMap((g) => g.members), ...this.blockEndOnly]) {
+      if (p.original.test(text)) fired.push(p);
+    }
+    this.retire(fired);
+    return keysOf(fired);
+  }
+
+  private retire(fired: PreparedPattern[]): void {
+    for (const p of fired) this.reported.add(p);
+    this.groups = this.groups
+      .map((g) => g.members.filter((m) => !this.reported.has(m)))
+      .filter((members) => members.length > 0)
+      .map(buildGroup);
+    const remaining = this.blockEndOnly.filter((p) => !this.reported.has(p));
+    this.blockEndOnly.length = 0;
+    this.blockEndOnly.push(...remaining);
+  }
+
+  /** Drops text no future scan can read, so each scan stays short. */
+  private trim(): void {
+    let keepFrom = this.length;
+    for (const group of this.groups) {
+      for (const m of group.members) {
+        const margin = m.analysis.lookbehind + 1;
+        keepFrom = Math.min(keepFrom, windowStart(m, this.length, this.lineStart) - margin);
+      }
+    }
+    if (!(keepFrom > this.tailBase)) return;
+    // Slice only when it halves the tail, so the copying stays linear overall.
+    if (keepFrom - this.tailBase < this.length - keepFrom) return;
+    this.tail = this.tail.slice(keepFrom - this.tailBase);
+    this.tailBase = keepFrom;
+  }
+}
+
+/**
+ * Earliest offset at which a match that was not possible on the first `length` characters
+ * can start, given that the text had no match before.
+ */
+function windowStart(p: PreparedPattern, length: number, lineStart: number): number {
+  const { reach, lineLocal } = p.analysis;
+  let start = 0;
+  if (Number.isFinite(reach)) start = length - reach;
+  if (lineLocal) start = Math.max(start, lineStart);
+  return Math.max(0, start);
+}
+
+function keysOf(patterns: readonly PreparedPattern[]): string[] {
+  const sorted = [...patterns].sort((a, b) => a.order - b.order);
+  return [...new Set(sorted.map((p) => p.key))];
+}
