@@ -33,7 +33,10 @@ export class SessionFileError extends SessionStoreError {
     readonly problem: SessionFileProblem,
     detail: string,
   ) {
-    super(problem, `${path} is not an Arbor or pi session file: ${detail}. The file was left unchanged.`);
+    super(
+      problem,
+      `${path} is not an Arbor or pi session file: ${detail}. The file was left unchanged.`,
+    );
   }
 
   static override isInstance(error: unknown): error is SessionFileError {

@@ -1,8 +1,3 @@
-export * from "./format/entries.js";
-export { safeParseJson, type JsonParseResult } from "./format/json-line.js";
-export { migrateToCurrent, migrateV1ToV2, migrateV2ToV3 } from "./format/migrations.js";
-export { type LogProblem, parseSessionLog, type ParsedLog, validateEntry } from "./format/session-log.js";
-export { CURRENT_SESSION_VERSION } from "./format/version.js";
 export {
   EntryNotFoundError,
   SessionFileError,
@@ -11,13 +6,30 @@ export {
   SessionReadOnlyError,
   SessionStoreError,
 } from "./errors.js";
+export * from "./format/entries.js";
+export { type JsonParseResult, safeParseJson } from "./format/json-line.js";
+export { migrateToCurrent, migrateV1ToV2, migrateV2ToV3 } from "./format/migrations.js";
+export {
+  type LogProblem,
+  type ParsedLog,
+  parseSessionLog,
+  validateEntry,
+} from "./format/session-log.js";
+export { CURRENT_SESSION_VERSION } from "./format/version.js";
 export { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
 export {
-  createSession,
+  deleteSession,
+  type ListSessionsOptions,
+  listSessions,
+  SESSION_INDEX_FILE,
+  type SessionInfo,
+} from "./listing.js";
+export {
   type CreateSessionOptions,
+  createSession,
   defaultSessionDir,
-  openSessionFile,
   type OpenSessionFileOptions,
+  openSessionFile,
 } from "./open.js";
 export { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
 export { FileSessionStorage, type FileStorageOptions } from "./storage/file-storage.js";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
 import { generateSessionId } from "./ids.js";
-import type { Durability } from "./storage/session-storage.js";
+import { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
+import type { Durability } from "./storage/session-storage.js";
 
 /** Options of {@link openSessionFile}. */
 export interface OpenSessionFileOptions extends SessionSeams {
@@ -27,7 +27,10 @@ export interface OpenSessionFileOptions extends SessionSeams {
  * console.log(session.buildSessionContext().messages.length); // 1
  * await session.close();
  */
-export function openSessionFile(path: string, options: OpenSessionFileOptions = {}): Promise<Session> {
+export function openSessionFile(
+  path: string,
+  options: OpenSessionFileOptions = {},
+): Promise<Session> {
   const { durability, ...rest } = options;
   const storage = new FileSessionStorage(path, durability ? { durability } : {});
   return Session.open(storage, rest satisfies OpenStorageOptions);
@@ -54,7 +57,10 @@ export function createSession(options: CreateSessionOptions): Promise<Session> {
   const createdAt = now();
   const sessionId = generateSessionId(createdAt);
   const path = join(options.dir, sessionFileName(sessionId, createdAt));
-  const storage = new FileSessionStorage(path, options.durability ? { durability: options.durability } : {});
+  const storage = new FileSessionStorage(
+    path,
+    options.durability ? { durability: options.durability } : {},
+  );
   return Session.open(storage, { ...options, create: true, sessionId });
 }
 

@@ -1,4 +1,5 @@
 import { basename, dirname, join } from "node:path";
+import { SessionReadOnlyError, SessionStoreError } from "./errors.js";
 import type {
   AgentMessage,
   ContentBlock,
@@ -8,11 +9,15 @@ import type {
 } from "./format/entries.js";
 import { type LogProblem, parseSessionLog, recordOf } from "./format/session-log.js";
 import { CURRENT_SESSION_VERSION } from "./format/version.js";
-import { SessionReadOnlyError, SessionStoreError } from "./errors.js";
 import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
-import type { SessionStorage } from "./storage/session-storage.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
-import { DEFAULT_TITLE_LENGTH, firstUserText, type TitleGenerator, titleFromText } from "./title.js";
+import type { SessionStorage } from "./storage/session-storage.js";
+import {
+  DEFAULT_TITLE_LENGTH,
+  firstUserText,
+  type TitleGenerator,
+  titleFromText,
+} from "./title.js";
 import type { SessionContext } from "./tree/session-context.js";
 import { SessionTree, type SessionTreeNode } from "./tree/session-tree.js";
 
@@ -202,7 +207,14 @@ export class Session {
     details?: unknown,
     fromHook?: boolean,
   ): Promise<string> {
-    return this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore, details, fromHook });
+    return this.append({
+      type: "compaction",
+      summary,
+      firstKeptEntryId,
+      tokensBefore,
+      details,
+      fromHook,
+    });
   }
 
   /** Appends extension state: stored in the tree, never sent to the model. */
@@ -260,7 +272,11 @@ export class Session {
    * what was left. The entry's `fromId` is the leaf that was abandoned ("root" if none).
    * @returns the id of the branch summary entry, the new leaf
    */
-  async branchWithSummary(targetId: string | null, summary: string, details?: unknown): Promise<string> {
+  async branchWithSummary(
+    targetId: string | null,
+    summary: string,
+    details?: unknown,
+  ): Promise<string> {
     const abandoned = this.tree.getLeafId();
     this.tree.setLeaf(targetId);
     return this.append({ type: "branch_summary", fromId: abandoned ?? "root", summary, details });
@@ -279,7 +295,11 @@ export class Session {
   /** Sets the title, stored as `session_info` so pi shows the same name. */
   setTitle(title: string): Promise<string> {
     const clean = title.replace(/\s+/gu, " ").trim();
-    if (!clean) throw new SessionStoreError("invalid_title", "a title needs some text; use clearTitle() to remove it");
+    if (!clean)
+      throw new SessionStoreError(
+        "invalid_title",
+        "a title needs some text; use clearTitle() to remove it",
+      );
     return this.appendSessionInfo(clean);
   }
 
@@ -297,12 +317,18 @@ export class Session {
     signal?: AbortSignal,
   ): Promise<{ title: string | undefined; error?: unknown }> {
     const first = firstUserText(this.tree.getEntries());
-    if (first === undefined) return { title: this.getTitle(), error: new Error("no user message to title") };
+    if (first === undefined)
+      return { title: this.getTitle(), error: new Error("no user message to title") };
     try {
       const messages = this.tree.buildSessionContext().messages;
-      const raw = await generator({ firstUserMessage: first, messages, ...(signal ? { signal } : {}) });
+      const raw = await generator({
+        firstUserMessage: first,
+        messages,
+        ...(signal ? { signal } : {}),
+      });
       const title = titleFromText(raw.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/gu, ""), this.titleLength);
-      if (!title) return { title: this.getTitle(), error: new Error("the generator gave an empty title") };
+      if (!title)
+        return { title: this.getTitle(), error: new Error("the generator gave an empty title") };
       await this.setTitle(title);
       return { title };
     } catch (error) {
@@ -368,7 +394,9 @@ export class Session {
     await this.storage.delete();
   }
 
-  private build<T extends { type: string }>(fields: T): T & { id: string; parentId: string | null; timestamp: string } {
+  private build<T extends { type: string }>(
+    fields: T,
+  ): T & { id: string; parentId: string | null; timestamp: string } {
     const { type, ...rest } = fields;
     return {
       type,
@@ -431,7 +459,10 @@ export class Session {
   }
 
   private serializeAll(): string[] {
-    return [JSON.stringify(this.tree.getHeader()), ...this.tree.getEntries().map((e) => JSON.stringify(e))];
+    return [
+      JSON.stringify(this.tree.getHeader()),
+      ...this.tree.getEntries().map((e) => JSON.stringify(e)),
+    ];
   }
 }
 

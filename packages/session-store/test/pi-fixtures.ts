@@ -13,7 +13,9 @@ export function piFixturesDir(): string {
     if (existsSync(candidate)) return candidate;
     dir = dirname(dir);
   }
-  throw new Error("pi fixtures not found: expected shared/fixtures/pi-sessions beside the repository");
+  throw new Error(
+    "pi fixtures not found: expected shared/fixtures/pi-sessions beside the repository",
+  );
 }
 
 /** The names (without extension) of the fixtures of one format version. */

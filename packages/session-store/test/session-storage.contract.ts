@@ -33,7 +33,8 @@ function clock(start = Date.parse("2026-01-01T00:00:00.000Z")) {
   return () => (t += 1000);
 }
 
-const header = '{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
+const header =
+  '{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
 const entry = (id: string, parentId: string | null, text: string) =>
   JSON.stringify({
     type: "message",
@@ -65,7 +66,10 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
       expect(again.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/work" });
       expect(again.getEntries().map((e) => e.id)).toEqual([a, b]);
       expect(again.getLeafId()).toBe(b);
-      expect(again.buildSessionContext().model).toEqual({ provider: "openai", modelId: "gpt-test" });
+      expect(again.buildSessionContext().model).toEqual({
+        provider: "openai",
+        modelId: "gpt-test",
+      });
       await again.close();
     });
 
@@ -102,7 +106,11 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
       const a = await session.appendMessage(user("one"));
       const b = await session.appendMessage(assistant("two"));
       const summaryId = await session.branchWithSummary(a, "tried two, it failed");
-      expect(session.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: a, fromId: b });
+      expect(session.getEntry(summaryId)).toMatchObject({
+        type: "branch_summary",
+        parentId: a,
+        fromId: b,
+      });
       expect(session.buildSessionContext().messages.at(-1)).toMatchObject({
         role: "branchSummary",
         summary: "tried two, it failed",
@@ -126,8 +134,12 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
     });
 
     it("keeps unknown entry types and unknown fields through a reopen", async () => {
-      const odd = '{"type":"future_thing","id":"f1","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","payload":{"x":[1,2]}}';
-      const withExtra = entry("m1", null, "hi").replace('{"type":"message"', '{"type":"message","extra":{"keep":true}');
+      const odd =
+        '{"type":"future_thing","id":"f1","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","payload":{"x":[1,2]}}';
+      const withExtra = entry("m1", null, "hi").replace(
+        '{"type":"message"',
+        '{"type":"message","extra":{"keep":true}',
+      );
       const storage = await factory.seeded(`${header}\n${withExtra}\n${odd}\n`);
       const session = await open(storage);
       expect(session.getEntry("f1")).toEqual(JSON.parse(odd));
@@ -181,7 +193,11 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
     });
 
     it("never rewrites a file whose first line is not a session header", async () => {
-      for (const text of ["hello world\nsecond line\n", '{"type":"message","id":"x"}\n', "\u0000\u0001binary"]) {
+      for (const text of [
+        "hello world\nsecond line\n",
+        '{"type":"message","id":"x"}\n',
+        "\u0000\u0001binary",
+      ]) {
         const storage = await factory.seeded(text);
         const error = await open(storage).catch((e: unknown) => e);
         expect(SessionFileError.isInstance(error)).toBe(true);
@@ -225,7 +241,9 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
     it("titles a session from its first user message until one is set", async () => {
       const session = await open(await factory.fresh(), { create: true, titleLength: 30 });
       expect(session.getTitle()).toBeUndefined();
-      await session.appendMessage(user("  Please   refactor the\nsession store so that it is faster  "));
+      await session.appendMessage(
+        user("  Please   refactor the\nsession store so that it is faster  "),
+      );
       expect(session.getTitle()).toBe("Please refactor the session…");
       await session.setTitle("  Faster store ");
       expect(session.getTitle()).toBe("Faster store");

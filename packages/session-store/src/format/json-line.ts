@@ -1,7 +1,5 @@
 /** The outcome of parsing one line of JSON: a value, or why it is not one. */
-export type JsonParseResult =
-  | { ok: true; value: unknown }
-  | { ok: false; error: string };
+export type JsonParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
  * Parses external JSON without throwing: every caller gets a typed result to act on

@@ -49,10 +49,7 @@ export function migrateV2ToV3(lines: RawLine[]): void {
  * already current are left alone.
  * @returns the version the lines had before, so callers know whether to rewrite
  */
-export function migrateToCurrent(
-  lines: RawLine[],
-  generateId: (taken: IdSet) => string,
-): number {
+export function migrateToCurrent(lines: RawLine[], generateId: (taken: IdSet) => string): number {
   const header = lines[0];
   const from = typeof header?.version === "number" ? header.version : 1;
   if (from >= CURRENT_SESSION_VERSION) return from;

@@ -1,8 +1,13 @@
 import { SessionFileError } from "../errors.js";
-import { knownEntrySchemas, type SessionEntry, type SessionHeader, sessionHeaderSchema } from "./entries.js";
+import type { IdSet } from "../ids.js";
+import {
+  knownEntrySchemas,
+  type SessionEntry,
+  type SessionHeader,
+  sessionHeaderSchema,
+} from "./entries.js";
 import { isJsonObject, safeParseJson } from "./json-line.js";
 import { migrateToCurrent } from "./migrations.js";
-import type { IdSet } from "../ids.js";
 
 /**
  * One entry of a session log. Large message lines are indexed from their first bytes and
@@ -59,7 +64,8 @@ export function validateEntry(value: unknown): SessionEntry | string {
   const { type, id, parentId, timestamp } = value;
   if (typeof type !== "string" || type === "") return 'missing "type"';
   if (typeof id !== "string" || id === "") return 'missing "id"';
-  if (parentId !== null && typeof parentId !== "string") return '"parentId" is neither a string nor null';
+  if (parentId !== null && typeof parentId !== "string")
+    return '"parentId" is neither a string nor null';
   if (typeof timestamp !== "string") return 'missing "timestamp"';
   const schema = knownEntrySchemas[type as keyof typeof knownEntrySchemas];
   if (schema) {
@@ -233,7 +239,12 @@ function addParsed(
 ): void {
   if (log.sourceVersion < 3) {
     if (isJsonObject(value)) oldLines.push(value);
-    else log.problems.push({ kind: "invalid_entry", line, message: `line ${line} is not a JSON object` });
+    else
+      log.problems.push({
+        kind: "invalid_entry",
+        line,
+        message: `line ${line} is not a JSON object`,
+      });
     return;
   }
   const entry = validateEntry(value);

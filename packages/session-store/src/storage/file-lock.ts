@@ -24,7 +24,9 @@ export async function acquireFileLock(sessionPath: string): Promise<() => Promis
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const handle = await open(lockPath, "wx");
-      await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now() }));
+      await handle.writeFile(
+        JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now() }),
+      );
       await handle.close();
       let released = false;
       return async () => {

@@ -1,4 +1,13 @@
-import { type FileHandle, mkdir, open, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readFile,
+  rename,
+  rm,
+  truncate,
+  writeFile,
+} from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
@@ -127,7 +136,9 @@ export class FileSessionStorage implements SessionStorage {
     await this.flushing;
     const bytes = await this.read();
     const sidecar = `${this.location}.torn-${Date.now()}`;
-    await writeFile(sidecar, (bytes ?? new Uint8Array()).subarray(offset, offset + length), { flush: true });
+    await writeFile(sidecar, (bytes ?? new Uint8Array()).subarray(offset, offset + length), {
+      flush: true,
+    });
     await this.closeHandle();
     await truncate(this.location, offset);
     return sidecar;

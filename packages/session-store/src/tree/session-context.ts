@@ -72,7 +72,8 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
     const firstKept = path.findIndex(
       (entry, index) => index < compactionIndex && entry.id === compaction.firstKeptEntryId,
     );
-    if (firstKept !== -1) for (let i = firstKept; i < compactionIndex; i++) push(path[i] as SessionEntry);
+    if (firstKept !== -1)
+      for (let i = firstKept; i < compactionIndex; i++) push(path[i] as SessionEntry);
     for (let i = compactionIndex + 1; i < path.length; i++) push(path[i] as SessionEntry);
   }
   return { messages, thinkingLevel, model };

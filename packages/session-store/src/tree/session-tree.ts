@@ -1,6 +1,12 @@
-import type { LabelEntry, LeafEntry, SessionEntry, SessionHeader, SessionInfoEntry } from "../format/entries.js";
-import { type EntryRecord, type LogProblem, materializeRecord } from "../format/session-log.js";
 import { EntryNotFoundError } from "../errors.js";
+import type {
+  LabelEntry,
+  LeafEntry,
+  SessionEntry,
+  SessionHeader,
+  SessionInfoEntry,
+} from "../format/entries.js";
+import { type EntryRecord, type LogProblem, materializeRecord } from "../format/session-log.js";
 import { buildContextFromPath, type SessionContext } from "./session-context.js";
 
 /** A node of {@link SessionTree.getTree}: an entry, its label and its children by time. */
@@ -42,7 +48,8 @@ export class SessionTree {
   add(record: EntryRecord): void {
     if (record.type === "leaf") {
       const pointer = materializeRecord(record) as LeafEntry;
-      const target = pointer.targetId !== null && this.nodes.has(pointer.targetId) ? pointer.targetId : null;
+      const target =
+        pointer.targetId !== null && this.nodes.has(pointer.targetId) ? pointer.targetId : null;
       this.pointers.set(record.id, target);
       this.leafId = target;
       return;
@@ -55,7 +62,8 @@ export class SessionTree {
       });
     }
     let parentId = record.parentId;
-    if (parentId !== null && this.pointers.has(parentId)) parentId = this.pointers.get(parentId) ?? null;
+    if (parentId !== null && this.pointers.has(parentId))
+      parentId = this.pointers.get(parentId) ?? null;
     const node: Node = { record, parentId, children: [] };
     this.nodes.set(record.id, node);
     this.order.push(node);
@@ -172,7 +180,10 @@ export class SessionTree {
     };
     const roots: SessionTreeNode[] = [];
     for (const node of this.order) {
-      const isRoot = node.parentId === null || node.parentId === node.record.id || !this.nodes.has(node.parentId);
+      const isRoot =
+        node.parentId === null ||
+        node.parentId === node.record.id ||
+        !this.nodes.has(node.parentId);
       if (isRoot) roots.push(make(node));
     }
     // Iterative: sessions nest thousands of levels deep.
@@ -207,7 +218,8 @@ export class SessionTree {
       seen.add(current);
       path.push(current);
       const parentId: string | null = current.parentId;
-      current = parentId === null || parentId === current.record.id ? undefined : this.nodes.get(parentId);
+      current =
+        parentId === null || parentId === current.record.id ? undefined : this.nodes.get(parentId);
     }
     return path.reverse();
   }
@@ -237,7 +249,8 @@ export class SessionTree {
   }
 
   private applyLabel(entry: LabelEntry): void {
-    if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
+    if (entry.label)
+      this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
     else this.labels.delete(entry.targetId);
   }
 }

@@ -1,0 +1,290 @@
+import { open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import type { AgentMessage } from "./format/entries.js";
+import { isJsonObject, safeParseJson } from "./format/json-line.js";
+import { acquireFileLock } from "./storage/file-lock.js";
+import { DEFAULT_TITLE_LENGTH, messageText, titleFromText } from "./title.js";
+
+/** What {@link listSessions} tells about one session file. */
+export interface SessionInfo {
+  id: string;
+  path: string;
+  /** The name set on the session, else a title made from the first user message. */
+  title: string | undefined;
+  /** The name set on the session (`session_info`), if any. */
+  name: string | undefined;
+  cwd: string;
+  created: Date;
+  modified: Date;
+  /** The number of `message` entries, in every branch. */
+  messageCount: number;
+  firstUserMessage: string | undefined;
+  parentSession: string | undefined;
+}
+
+/** The name of the listing index kept in each session directory. */
+export const SESSION_INDEX_FILE = ".arbor-index.json";
+
+const scanStateSchema = z.object({
+  id: z.string(),
+  cwd: z.string(),
+  created: z.string(),
+  parentSession: z.string().optional(),
+  name: z.string().optional(),
+  messageCount: z.number(),
+  firstUserMessage: z.string().optional(),
+});
+type ScanState = z.infer<typeof scanStateSchema>;
+
+const indexSchema = z.object({
+  version: z.literal(1),
+  files: z.record(
+    z.string(),
+    z.object({
+      size: z.number(),
+      mtimeMs: z.number(),
+      /** The last bytes before `size`, to tell an append from a rewrite. */
+      tail: z.string(),
+      state: scanStateSchema,
+    }),
+  ),
+});
+type SessionIndex = z.infer<typeof indexSchema>;
+
+const TAIL_BYTES = 64;
+const NEWLINE = 0x0a;
+
+/** Options of {@link listSessions}. */
+export interface ListSessionsOptions {
+  titleLength?: number;
+  /** Called for each file that is skipped because it is not a session file. */
+  onSkip?: (path: string, reason: string) => void;
+}
+
+/**
+ * Lists the sessions in a directory, newest first, without parsing whole files: an index
+ * (`.arbor-index.json`) keeps what each file holds, checked against its size and mtime.
+ * A file that only grew is read from where the index stopped; a changed or new file is
+ * scanned line by line, parsing only the lines the listing needs. Files written by pi are
+ * listed too.
+ */
+export async function listSessions(
+  dir: string,
+  options: ListSessionsOptions = {},
+): Promise<SessionInfo[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith(".jsonl"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const index = await readIndex(dir);
+  const next: SessionIndex = { version: 1, files: {} };
+  let changed = false;
+  const sessions: SessionInfo[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    let stats: Awaited<ReturnType<typeof stat>>;
+    try {
+      stats = await stat(path);
+    } catch {
+      continue;
+    }
+    const known = index.files[name];
+    let record = known;
+    if (!known || known.size !== stats.size || known.mtimeMs !== stats.mtimeMs) {
+      changed = true;
+      const scanned = await scanFile(path, stats.size, known);
+      if (typeof scanned === "string") {
+        options.onSkip?.(path, scanned);
+        continue;
+      }
+      record = {
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        tail: scanned.tail,
+        state: scanned.state,
+      };
+    }
+    if (!record) continue;
+    next.files[name] = record;
+    sessions.push(
+      toInfo(path, record.state, stats.mtime, options.titleLength ?? DEFAULT_TITLE_LENGTH),
+    );
+  }
+  if (changed || Object.keys(index.files).length !== Object.keys(next.files).length) {
+    await writeIndex(dir, next);
+  }
+  return sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/**
+ * Deletes a session file, its lock and its listing index record.
+ * @throws SessionLockedError when a live process has the session open for writing
+ */
+export async function deleteSession(path: string): Promise<void> {
+  const release = await acquireFileLock(path);
+  try {
+    await rm(path, { force: true });
+  } finally {
+    await release();
+  }
+  const dir = join(path, "..");
+  const index = await readIndex(dir);
+  const name = path.slice(dir.length + 1);
+  if (index.files[name]) {
+    delete index.files[name];
+    await writeIndex(dir, index);
+  }
+}
+
+function toInfo(path: string, state: ScanState, mtime: Date, titleLength: number): SessionInfo {
+  return {
+    id: state.id,
+    path,
+    title:
+      state.name ??
+      (state.firstUserMessage ? titleFromText(state.firstUserMessage, titleLength) : undefined),
+    name: state.name,
+    cwd: state.cwd,
+    created: new Date(state.created),
+    modified: mtime,
+    messageCount: state.messageCount,
+    firstUserMessage: state.firstUserMessage,
+    parentSession: state.parentSession,
+  };
+}
+
+async function readIndex(dir: string): Promise<SessionIndex> {
+  try {
+    const parsed = safeParseJson(await readFile(join(dir, SESSION_INDEX_FILE), "utf8"));
+    const index = parsed.ok ? indexSchema.safeParse(parsed.value) : undefined;
+    if (index?.success) return index.data;
+  } catch {
+    // No index yet, or unreadable: rebuilt below.
+  }
+  return { version: 1, files: {} };
+}
+
+async function writeIndex(dir: string, index: SessionIndex): Promise<void> {
+  const path = join(dir, SESSION_INDEX_FILE);
+  const temp = `${path}.tmp-${process.pid}`;
+  try {
+    await writeFile(temp, JSON.stringify(index));
+    await rename(temp, path);
+  } catch {
+    // A read-only directory lists fine without an index; it is just slower next time.
+    await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Reads what a listing needs from a file, from where `known` stopped if the file only grew. */
+async function scanFile(
+  path: string,
+  size: number,
+  known: SessionIndex["files"][string] | undefined,
+): Promise<{ state: ScanState; tail: string } | string> {
+  const handle = await open(path, "r");
+  try {
+    let from = 0;
+    let state: ScanState | undefined;
+    if (known && size > known.size && known.size >= TAIL_BYTES) {
+      const tail = Buffer.alloc(TAIL_BYTES);
+      await handle.read(tail, 0, TAIL_BYTES, known.size - TAIL_BYTES);
+      if (tail.toString("base64") === known.tail && tail[TAIL_BYTES - 1] === NEWLINE) {
+        from = known.size;
+        state = { ...known.state };
+      }
+    }
+    const bytes = Buffer.alloc(size - from);
+    await handle.read(bytes, 0, bytes.length, from);
+    const result = scanLines(bytes, state);
+    if (typeof result === "string") return result;
+    const tailStart = Math.max(0, size - TAIL_BYTES);
+    const tail = Buffer.alloc(size - tailStart);
+    await handle.read(tail, 0, tail.length, tailStart);
+    return { state: result, tail: tail.toString("base64") };
+  } finally {
+    await handle.close();
+  }
+}
+
+const messagePrefix = Buffer.from('{"type":"message",');
+const userRole =
+  /^\{"type":"message","id":"[^"]*","parentId":(?:null|"[^"]*"),"timestamp":"[^"]*","message":\{"role":"user"/;
+
+/** Folds lines into the listing state; only headers, session names and user messages are parsed. */
+function scanLines(bytes: Buffer, state: ScanState | undefined): ScanState | string {
+  let start = 0;
+  let current = state;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) end = bytes.length;
+    if (end > start) {
+      if (!current) {
+        const header = safeParseJson(bytes.toString("utf8", start, end));
+        if (
+          !header.ok ||
+          !isJsonObject(header.value) ||
+          header.value.type !== "session" ||
+          typeof header.value.id !== "string"
+        ) {
+          return "the first line is not a session header";
+        }
+        const h = header.value;
+        current = {
+          id: h.id as string,
+          cwd: typeof h.cwd === "string" ? h.cwd : "",
+          created: typeof h.timestamp === "string" ? h.timestamp : new Date(0).toISOString(),
+          messageCount: 0,
+          ...(typeof h.parentSession === "string" ? { parentSession: h.parentSession } : {}),
+        };
+      } else if (
+        bytes.compare(
+          messagePrefix,
+          0,
+          messagePrefix.length,
+          start,
+          start + messagePrefix.length,
+        ) === 0
+      ) {
+        current.messageCount++;
+        if (
+          current.firstUserMessage === undefined &&
+          userRole.test(bytes.toString("latin1", start, start + 200))
+        ) {
+          const parsed = safeParseJson(bytes.toString("utf8", start, end));
+          if (parsed.ok && isJsonObject(parsed.value)) {
+            const text = messageText(parsed.value.message as AgentMessage).trim();
+            if (text) current.firstUserMessage = text.slice(0, 2000);
+          }
+        }
+      } else {
+        foldOtherLine(bytes.toString("utf8", start, end), current);
+      }
+    }
+    start = end + 1;
+  }
+  return current ?? "the file is empty";
+}
+
+function foldOtherLine(text: string, state: ScanState): void {
+  // Only lines that may be a session name or a message written with other key orders are parsed.
+  if (!text.includes('"session_info"') && !text.includes('"message"')) return;
+  const parsed = safeParseJson(text);
+  if (!parsed.ok || !isJsonObject(parsed.value)) return;
+  const entry = parsed.value;
+  if (entry.type === "session_info") {
+    const name = typeof entry.name === "string" ? entry.name.trim() : "";
+    if (name) state.name = name;
+    else delete state.name;
+  } else if (entry.type === "message" && isJsonObject(entry.message)) {
+    state.messageCount++;
+    if (state.firstUserMessage === undefined && entry.message.role === "user") {
+      const text = messageText(entry.message as AgentMessage).trim();
+      if (text) state.firstUserMessage = text.slice(0, 2000);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { type Durability, openSessionFile, SessionLockedError } from "../src/index.js";
+
+const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
+const tempDir = () => mkdtemp(join(tmpdir(), "arbor-durability-"));
+const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+
+function startChild(
+  script: string,
+  args: string[],
+): { child: ChildProcess; lines: string[]; ready: Promise<void> } {
+  const child = spawn(process.execPath, [helper(script), ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  let buffered = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const part of parts) {
+        if (part === "ready") resolve();
+        else lines.push(part);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`child exited (${code}) before ready: ${stderr}`)));
+  });
+  return { child, lines, ready };
+}
+
+describe("file storage durability", () => {
+  it.each<Durability>(["always", "batch", "never"])(
+    "stores every acknowledged append in %s mode",
+    async (durability) => {
+      const path = join(await tempDir(), "s.jsonl");
+      const session = await openSessionFile(path, { create: true, durability });
+      const ids = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => session.appendMessage(user(`m${i}`))),
+      );
+      await session.close();
+      const reopened = await openSessionFile(path, { readOnly: true });
+      expect(reopened.getEntries().map((e) => e.id)).toEqual(ids);
+      // Concurrent appends chain in call order.
+      expect(reopened.getBranch().map((e) => e.id)).toEqual(ids);
+    },
+  );
+
+  it("never loses an acknowledged append when the writer is SIGKILLed (always mode)", async () => {
+    const dir = await tempDir();
+    let acknowledgedTotal = 0;
+    for (let round = 0; round < 12; round++) {
+      const path = join(dir, `crash-${round}.jsonl`);
+      const { child, lines, ready } = startChild("append-writer.mjs", [path, "always"]);
+      await ready;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 60));
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      const acknowledged = [...lines];
+      acknowledgedTotal += acknowledged.length;
+
+      // The dead writer's lock is taken over; the file opens; nothing acknowledged is missing.
+      const session = await openSessionFile(path);
+      expect(session.problems.filter((p) => p.kind !== "torn_tail")).toEqual([]);
+      const stored = new Set(session.getEntries().map((e) => e.id));
+      for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+      const after = await session.appendMessage(user("after the crash"));
+      await session.close();
+      const again = await openSessionFile(path, { readOnly: true });
+      expect(again.problems).toEqual([]);
+      expect(again.getLeafId()).toBe(after);
+    }
+    // The kills landed mid-stream, not before the first append.
+    expect(acknowledgedTotal).toBeGreaterThan(12);
+  });
+
+  it("refuses a second writer in another process, naming its pid, and recovers after it exits", async () => {
+    const path = join(await tempDir(), "locked.jsonl");
+    const { child, ready } = startChild("hold-lock.mjs", [path]);
+    await ready;
+    const error = await openSessionFile(path).catch((e: unknown) => e);
+    expect(SessionLockedError.isInstance(error)).toBe(true);
+    expect((error as SessionLockedError).holderPid).toBe(child.pid);
+    expect((error as Error).message).toContain(String(child.pid));
+    const reader = await openSessionFile(path, { readOnly: true });
+    expect(reader.getHeader().cwd).toBe("/lock");
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.stdin?.end();
+    await exited;
+    const writer = await openSessionFile(path);
+    await writer.close();
+  });
+
+  it("takes over a lock left by a dead process", async () => {
+    const path = join(await tempDir(), "stale.jsonl");
+    const { hostname } = await import("node:os");
+    await writeFile(
+      `${path}.lock`,
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: 0 }),
+    );
+    const session = await openSessionFile(path, { create: true });
+    await session.appendMessage(user("mine now"));
+    await session.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("recreates a file deleted while open, header and all entries included", async () => {
+    const path = join(await tempDir(), "deleted.jsonl");
+    const session = await openSessionFile(path, { create: true, cwd: "/deleted" });
+    const first = await session.appendMessage(user("before"));
+    await rm(path);
+    const second = await session.appendMessage(user("after delete"));
+    await session.close();
+    const reopened = await openSessionFile(path, { readOnly: true });
+    expect(reopened.getHeader().cwd).toBe("/deleted");
+    expect(reopened.getEntries().map((e) => e.id)).toEqual([first, second]);
+  });
+
+  it("keeps a torn tail in a sidecar file", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "torn.jsonl");
+    const session = await openSessionFile(path, { create: true });
+    await session.appendMessage(user("whole"));
+    await session.close();
+    const torn = '{"type":"message","id":"deadbeef","parentId":null,"timestamp":"2026-01-01T00:0';
+    await writeFile(path, (await readFile(path, "utf8")) + torn);
+    const again = await openSessionFile(path);
+    await again.appendMessage(user("next"));
+    await again.close();
+    const sidecars = (await readdir(dir)).filter((name) => name.includes(".torn-"));
+    expect(sidecars).toHaveLength(1);
+    expect(await readFile(join(dir, sidecars[0] as string), "utf8")).toBe(torn);
+  });
+
+  it("never touches a file that is not JSONL, even when opened for writing", async () => {
+    const path = join(await tempDir(), "notes.jsonl");
+    const text = "# my notes\nnot a session\n";
+    await writeFile(path, text);
+    await expect(openSessionFile(path)).rejects.toThrow(
+      /notes\.jsonl is not an Arbor or pi session file: line 1 is not JSON/,
+    );
+    expect(await readFile(path, "utf8")).toBe(text);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+});

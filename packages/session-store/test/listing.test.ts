@@ -1,0 +1,96 @@
+import { copyFile, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  createSession,
+  deleteSession,
+  listSessions,
+  openSessionFile,
+  SESSION_INDEX_FILE,
+  SessionLockedError,
+} from "../src/index.js";
+import { piFixturesDir } from "./pi-fixtures.js";
+
+const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
+
+describe("listSessions", () => {
+  it("lists Arbor and pi sessions newest first with their facts", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-list-"));
+    const session = await createSession({ dir, cwd: "/proj" });
+    await session.appendMessage(user("  Fix   the flaky login test "));
+    await session.appendMessage({
+      role: "assistant",
+      content: [],
+      provider: "p",
+      model: "m",
+      timestamp: 2,
+    });
+    await session.close();
+    await copyFile(join(piFixturesDir(), "s1-005.jsonl"), join(dir, "pi.jsonl"));
+    await utimes(join(dir, "pi.jsonl"), new Date(0), new Date(1000));
+
+    const list = await listSessions(dir);
+    expect(list.map((s) => s.path)).toEqual([session.location, join(dir, "pi.jsonl")]);
+    expect(list[0]).toMatchObject({
+      id: session.id,
+      cwd: "/proj",
+      title: "Fix the flaky login test",
+      messageCount: 2,
+      firstUserMessage: "Fix   the flaky login test",
+    });
+    const pi = await openSessionFile(join(dir, "pi.jsonl"), { readOnly: true });
+    expect(list[1]).toMatchObject({
+      id: pi.getHeader().id,
+      name: pi.getSessionName(),
+      title: pi.getSessionName(),
+      messageCount: pi.getEntries().filter((e) => e.type === "message").length,
+    });
+  });
+
+  it("keeps an index in step: appends are read incrementally, rewrites rescanned, junk skipped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-list-index-"));
+    const session = await createSession({ dir, cwd: "/p" });
+    await session.appendMessage(user("first"));
+    await writeFile(join(dir, "junk.jsonl"), "not a session\n");
+    const skipped: string[] = [];
+    expect(
+      (await listSessions(dir, { onSkip: (path) => skipped.push(path) }))[0]?.messageCount,
+    ).toBe(1);
+    expect(skipped).toEqual([join(dir, "junk.jsonl")]);
+    const index = JSON.parse(await readFile(join(dir, SESSION_INDEX_FILE), "utf8"));
+    expect(Object.keys(index.files)).toEqual([session.location.slice(dir.length + 1)]);
+
+    await session.appendMessage(user("second"));
+    await session.setTitle("Renamed");
+    expect((await listSessions(dir))[0]).toMatchObject({ messageCount: 2, title: "Renamed" });
+    await session.close();
+
+    // Rewritten behind the index's back with the same size: the mtime tells.
+    const text = await readFile(session.location, "utf8");
+    await writeFile(session.location, text.replace("Renamed", "Remamed"));
+    await utimes(session.location, new Date(), new Date(Date.now() + 5000));
+    expect((await listSessions(dir))[0]?.title).toBe("Remamed");
+
+    // A corrupt index is rebuilt, never trusted.
+    await writeFile(join(dir, SESSION_INDEX_FILE), "{broken");
+    expect((await listSessions(dir))[0]?.messageCount).toBe(2);
+  });
+
+  it("returns nothing for a missing directory", async () => {
+    expect(await listSessions(join(tmpdir(), "arbor-does-not-exist-42"))).toEqual([]);
+  });
+});
+
+describe("deleteSession", () => {
+  it("deletes a closed session and drops it from the listing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-delete-"));
+    const session = await createSession({ dir, cwd: "/p" });
+    await session.appendMessage(user("bye"));
+    await listSessions(dir);
+    await expect(deleteSession(session.location)).rejects.toBeInstanceOf(SessionLockedError);
+    await session.close();
+    await deleteSession(session.location);
+    expect(await listSessions(dir)).toEqual([]);
+  });
+});
