@@ -1,1 +1,2 @@
+export * from "./fake-servers/index.js";
 export { encodeSseEvent } from "./sse.js";

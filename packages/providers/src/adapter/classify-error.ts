@@ -77,7 +77,7 @@ export function classifyProviderError(thrown: unknown): ModelErrorEvent {
     else if (QUOTA.test(body) && kind !== "auth_error") kind = "quota_exceeded";
     return { type: "error", kind, message };
   }
-  if (thrown instanceof SyntaxError) {
+  if (error.name === "SyntaxError") {
     return { type: "error", kind: "invalid_response", message: `unparseable chunk: ${message}` };
   }
   if (error.name === "APIConnectionError" || isNetworkFailure(error)) {

@@ -91,9 +91,14 @@ async function* streamAnthropic(
     const body = toAnthropicRequest(info, request);
     const stream = await client.messages.create(body, { signal: guard.controller.signal });
     guard.touch();
-    yield { type: "start", model: info.id };
+    let started = false;
     for await (const event of stream as AsyncIterable<StreamEvent>) {
       guard.touch();
+      if (!started) {
+        // `start` means the model began answering, so a failure before any chunk is a bare error.
+        started = true;
+        yield { type: "start", model: info.id };
+      }
       switch (event.type) {
         case "message_start": {
           const start = event.message.usage;

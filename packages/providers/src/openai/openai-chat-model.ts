@@ -96,9 +96,14 @@ async function* streamOpenAI(
     const body = toOpenAIRequest(info, request, maxTokensField);
     const stream = await client.chat.completions.create(body, { signal: guard.controller.signal });
     guard.touch();
-    yield { type: "start", model: info.id };
+    let started = false;
     for await (const chunk of stream as AsyncIterable<Chunk>) {
       guard.touch();
+      if (!started) {
+        // `start` means the model began answering, so a failure before any chunk is a bare error.
+        started = true;
+        yield { type: "start", model: info.id };
+      }
       if (chunk.usage) usage = toUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (choice) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MODEL_ERROR_KINDS } from "../error-kind.js";
-import { STOP_REASONS } from "../spec/events.js";
+import { STOP_REASONS, type Usage } from "../spec/events.js";
 
 /** One content block of a scripted answer. */
 export const scriptBlockSchema = z.discriminatedUnion("type", [
@@ -73,7 +73,7 @@ export type ScriptedResponse = z.output<typeof scriptedResponseSchema>;
 export type ScriptedResponseInput = z.input<typeof scriptedResponseSchema>;
 
 /** Default usage reported when a script names none. */
-export const DEFAULT_SCRIPT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 } as const;
+export const DEFAULT_SCRIPT_USAGE: Readonly<Usage> = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 };
 
 /** The id a scripted tool call gets when the script names none. */
 export function scriptToolCallId(responseBlockIndex: number): string {

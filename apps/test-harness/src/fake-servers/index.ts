@@ -1,0 +1,8 @@
+export {
+  type FakeApi,
+  FakeProviderServer,
+  type FakeProviderServerOptions,
+  type RecordedRequest,
+} from "./fake-provider-server.js";
+export { anthropicFault, openaiFault, retryAfterHeaders, type WireFault } from "./wire-errors.js";
+export { planWire, type WireStep } from "./wire-plan.js";
