@@ -18,10 +18,16 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-// Inlined scripts and styles come from our own build, but a `</` sequence inside them
-// would still end the element early; `<\/` means the same thing to JS and CSS.
-function inlineSafe(code: string, tag: "script" | "style"): string {
-  return code.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
+// The bundled script holds `<!--`, `<script` and `</script` only inside string and regex
+// literals (highlight.js's HTML grammar, marked's rules); left as they are, they could end
+// the script element or switch the HTML parser into its "double escaped" state. `\x3C`
+// means the same `<` inside those literals.
+function inlineScript(code: string): string {
+  return code.replace(/<(!--|\/?script)/gi, "\\x3C$1");
+}
+
+function inlineStyle(code: string): string {
+  return code.replace(/<\/(style)/gi, "<\\/$1");
 }
 
 /**
@@ -54,12 +60,12 @@ export function exportSessionToHtml(
 <meta name="color-scheme" content="light dark">
 <meta name="generator" content="@arbor/html-export">
 <title>${escapeHtml(data.title)}</title>
-<style>${inlineSafe(asset.style, "style")}</style>
+<style>${inlineStyle(asset.style)}</style>
 </head>
 <body>
 <div id="app"><noscript>This page needs JavaScript to show the session.</noscript></div>
 <script type="application/json" id="arbor-session">${embedJson(data)}</script>
-<script>${inlineSafe(asset.script, "script")}</script>
+<script>${inlineScript(asset.script)}</script>
 </body>
 </html>
 `;

@@ -72,7 +72,8 @@ function visible(index: number): boolean {
     for (const token of query) if (!text.includes(token)) return false;
     return passesFilter(index);
   }
-  return index === leaf || passesFilter(index);
+  // The current leaf stays findable in the everyday views.
+  return passesFilter(index) || (index === leaf && (filter === "default" || filter === "no-tools"));
 }
 
 // ---- layout -------------------------------------------------------------------------

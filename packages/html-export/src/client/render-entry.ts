@@ -268,6 +268,18 @@ function renderOther(entry: Json, body: HTMLElement, ctx: RenderContext): void {
   }
 }
 
+const KIND_NAMES: Record<string, string> = {
+  toolResult: "tool result",
+  bashExecution: "bash",
+  custom_message: "extension message",
+  custom: "extension data",
+  ttsr_injection: "stream rule",
+  branch_summary: "branch summary",
+  model_change: "model",
+  thinking_level_change: "thinking level",
+  session_info: "session name",
+};
+
 const COMPACT_TYPES = new Set([
   "label",
   "model_change",
@@ -283,7 +295,7 @@ export function renderEntry(entry: Json, card: HTMLElement, ctx: RenderContext):
   if (COMPACT_TYPES.has(str(entry.type))) card.classList.add("compact");
   if (ctx.mark) card.classList.add(`mark-${ctx.mark}`);
   const head = el("header");
-  head.append(el("span", "badge", kind.replace(/_/g, " ")));
+  head.append(el("span", "badge", KIND_NAMES[kind] ?? kind.replace(/_/g, " ")));
   if (ctx.label) head.append(el("span", "label", ctx.label));
   head.append(el("time", undefined, formatTime(entry.timestamp)));
   const copy = el("button", "copy-link", "copy link");
