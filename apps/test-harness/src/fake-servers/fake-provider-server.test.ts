@@ -34,7 +34,12 @@ let anthropic: Anthropic;
 
 beforeEach(async () => {
   server = await FakeProviderServer.start({ anthropicNoise: true });
-  openai = new OpenAI({ apiKey: "test", baseURL: server.openaiBaseURL, maxRetries: 0, logLevel: "off" });
+  openai = new OpenAI({
+    apiKey: "test",
+    baseURL: server.openaiBaseURL,
+    maxRetries: 0,
+    logLevel: "off",
+  });
   anthropic = new Anthropic({
     apiKey: "test",
     baseURL: server.anthropicBaseURL,
@@ -72,13 +77,17 @@ describe("fake OpenAI server, read by the official openai client", () => {
   });
 
   it("assembles text, tool calls, usage and finish reason exactly", async () => {
-    server.script(SUCCESS_SCRIPTS["two tool calls with streamed arguments"] as ScriptedResponseInput);
+    server.script(
+      SUCCESS_SCRIPTS["two tool calls with streamed arguments"] as ScriptedResponseInput,
+    );
     const completion = await openaiStream().finalChatCompletion();
     expect(completion.choices[0]?.message.content).toBe("Calling tools.");
     expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
     expect(
       completion.choices[0]?.message.tool_calls?.map((call) =>
-        call.type === "function" ? [call.id, call.function.name, JSON.parse(call.function.arguments)] : [],
+        call.type === "function"
+          ? [call.id, call.function.name, JSON.parse(call.function.arguments)]
+          : [],
       ),
     ).toEqual([
       ["call_a", "read_file", { path: "a.txt" }],
@@ -113,21 +122,35 @@ describe("fake OpenAI server, read by the official openai client", () => {
   });
 
   it("sends a mid-stream error chunk the SDK raises as APIError", async () => {
-    server.script({ blocks: [{ type: "text", text: "abcdef" }], chunkSize: 1, error: { kind: "model_error", afterDeltas: 3 } });
+    server.script({
+      blocks: [{ type: "text", text: "abcdef" }],
+      chunkSize: 1,
+      error: { kind: "model_error", afterDeltas: 3 },
+    });
     const error = await openaiStream()
       .finalChatCompletion()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: "server_error" });
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      type: "server_error",
+    });
   });
 
   it("sends a malformed chunk the SDK fails to parse", async () => {
-    server.script({ blocks: [{ type: "text", text: "abc" }], chunkSize: 1, error: { kind: "invalid_response", afterDeltas: 1 } });
-    await expect(openaiStream().finalChatCompletion()).rejects.toMatchObject({ name: "SyntaxError" });
+    server.script({
+      blocks: [{ type: "text", text: "abc" }],
+      chunkSize: 1,
+      error: { kind: "invalid_response", afterDeltas: 1 },
+    });
+    await expect(openaiStream().finalChatCompletion()).rejects.toThrow(/JSON/);
   });
 
   it("cuts the connection mid-stream", async () => {
-    server.script({ blocks: [{ type: "text", text: "abc" }], chunkSize: 1, error: { kind: "network_error", afterDeltas: 2 } });
+    server.script({
+      blocks: [{ type: "text", text: "abc" }],
+      chunkSize: 1,
+      error: { kind: "network_error", afterDeltas: 2 },
+    });
     await expect(openaiStream().finalChatCompletion()).rejects.toThrow();
   });
 
@@ -186,11 +209,17 @@ describe("fake Anthropic server, read by the official @anthropic-ai/sdk client",
       .finalMessage()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((error as InstanceType<typeof Anthropic.RateLimitError>).headers.get("retry-after-ms")).toBe("250");
+    expect(
+      (error as InstanceType<typeof Anthropic.RateLimitError>).headers.get("retry-after-ms"),
+    ).toBe("250");
   });
 
   it("sends a mid-stream overloaded_error event the SDK raises", async () => {
-    server.script({ blocks: [{ type: "text", text: "abcdef" }], chunkSize: 1, error: { kind: "model_error", afterDeltas: 2 } });
+    server.script({
+      blocks: [{ type: "text", text: "abcdef" }],
+      chunkSize: 1,
+      error: { kind: "model_error", afterDeltas: 2 },
+    });
     const error = await anthropicStream()
       .finalMessage()
       .catch((e: unknown) => e);
@@ -199,7 +228,11 @@ describe("fake Anthropic server, read by the official @anthropic-ai/sdk client",
   });
 
   it("sends a malformed event the SDK fails to parse", async () => {
-    server.script({ blocks: [{ type: "text", text: "abc" }], chunkSize: 1, error: { kind: "invalid_response", afterDeltas: 1 } });
-    await expect(anthropicStream().finalMessage()).rejects.toMatchObject({ name: "SyntaxError" });
+    server.script({
+      blocks: [{ type: "text", text: "abc" }],
+      chunkSize: 1,
+      error: { kind: "invalid_response", afterDeltas: 1 },
+    });
+    await expect(anthropicStream().finalMessage()).rejects.toThrow(/JSON/);
   });
 });

@@ -7,8 +7,8 @@ import {
   scriptErrorMessage,
   scriptedResponseSchema,
 } from "@arbor/providers/test";
-import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { anthropicEncoder, openaiEncoder, type WireEncoder } from "./wire-encoders.js";
+import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
 
 /** The API a recorded request went to. */
@@ -174,8 +174,12 @@ export class FakeProviderServer {
     res.on("finish", () => {
       record.completed = true;
     });
-    if (api === undefined) return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
-    const params = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+    if (api === undefined)
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+    const params = (typeof body === "object" && body !== null ? body : {}) as Record<
+      string,
+      unknown
+    >;
     const response = this.#queue.shift();
     if (response === undefined) {
       return sendJson(res, 500, {
@@ -201,7 +205,9 @@ export class FakeProviderServer {
     const includeUsage =
       (params.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const encoder: WireEncoder =
-      api === "openai" ? openaiEncoder(model, includeUsage) : anthropicEncoder(model, this.#noise, usage);
+      api === "openai"
+        ? openaiEncoder(model, includeUsage)
+        : anthropicEncoder(model, this.#noise, usage);
     const faultOf = (beforeStream: boolean): WireFault => {
       const error = response.error;
       if (!error) throw new Error("fake server: fault step without a scripted error");
@@ -249,7 +255,8 @@ export class FakeProviderServer {
         this.#streamFault(res, faultOf(false), encoder);
         return;
       }
-      for (const frame of encoder.encode(step as Exclude<WireStep, { op: "fault" }>)) res.write(frame);
+      for (const frame of encoder.encode(step as Exclude<WireStep, { op: "fault" }>))
+        res.write(frame);
     }
     res.end();
   }

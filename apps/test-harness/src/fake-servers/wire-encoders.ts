@@ -51,7 +51,12 @@ export function openaiEncoder(model: string, includeUsage: boolean): WireEncoder
         return [
           chunk({
             tool_calls: [
-              { index: ordinal, id: step.id, type: "function", function: { name: step.block.name, arguments: "" } },
+              {
+                index: ordinal,
+                id: step.id,
+                type: "function",
+                function: { name: step.block.name, arguments: "" },
+              },
             ],
           }),
         ];
@@ -60,26 +65,44 @@ export function openaiEncoder(model: string, includeUsage: boolean): WireEncoder
         if (step.block.type === "text") return [chunk({ content: step.text })];
         if (step.block.type === "thinking") return [chunk({ reasoning_content: step.text })];
         return [
-          chunk({ tool_calls: [{ index: toolOrdinals.get(step.index) ?? 0, function: { arguments: step.text } }] }),
+          chunk({
+            tool_calls: [
+              { index: toolOrdinals.get(step.index) ?? 0, function: { arguments: step.text } },
+            ],
+          }),
         ];
       }
       if (step.op === "close") return [];
       const frames = [chunk({}, finishReason(step.stopReason))];
       if (includeUsage) {
         frames.push(
-          data({ id, object: "chat.completion.chunk", created, model, choices: [], usage: usage(step.usage) }),
+          data({
+            id,
+            object: "chat.completion.chunk",
+            created,
+            model,
+            choices: [],
+            usage: usage(step.usage),
+          }),
         );
       }
       frames.push(encodeSseEvent("[DONE]"));
       return frames;
     },
-    malformed: () => 'data: {"id":"chatcmpl-fake","object":"chat.completion.chunk","choices":[{"delta":\n\n',
+    malformed: () =>
+      'data: {"id":"chatcmpl-fake","object":"chat.completion.chunk","choices":[{"delta":\n\n',
     streamError: (body) => data(body),
     complete(steps) {
       const blocks = assemble(steps);
       const finish = steps.find((step) => step.op === "finish");
-      const text = blocks.filter((b) => b.block.type === "text").map((b) => b.text).join("");
-      const thinking = blocks.filter((b) => b.block.type === "thinking").map((b) => b.text).join("");
+      const text = blocks
+        .filter((b) => b.block.type === "text")
+        .map((b) => b.text)
+        .join("");
+      const thinking = blocks
+        .filter((b) => b.block.type === "thinking")
+        .map((b) => b.text)
+        .join("");
       const tools = blocks.filter((b) => b.block.type === "toolCall");
       return {
         id,
@@ -100,7 +123,10 @@ export function openaiEncoder(model: string, includeUsage: boolean): WireEncoder
                     tool_calls: tools.map((tool) => ({
                       id: tool.id,
                       type: "function",
-                      function: { name: (tool.block as { name: string }).name, arguments: tool.text },
+                      function: {
+                        name: (tool.block as { name: string }).name,
+                        arguments: tool.text,
+                      },
                     })),
                   }),
             },
@@ -149,10 +175,15 @@ export function anthropicEncoder(
   return {
     preamble() {
       const frames = [
-        event({ type: "message_start", message: message([], null, startUsage) } as { type: string }),
+        event({ type: "message_start", message: message([], null, startUsage) } as {
+          type: string;
+        }),
         event({ type: "ping" }),
       ];
-      if (noise) frames.push(event({ type: "arbor_unknown_event", detail: "ignore me" } as { type: string }));
+      if (noise)
+        frames.push(
+          event({ type: "arbor_unknown_event", detail: "ignore me" } as { type: string }),
+        );
       return frames;
     },
     encode(step) {
@@ -164,7 +195,11 @@ export function anthropicEncoder(
             : block.type === "thinking"
               ? { type: "thinking", thinking: "", signature: "" }
               : { type: "tool_use", id: step.id, name: block.name, input: {} };
-        return [event({ type: "content_block_start", index: step.index, content_block } as { type: string })];
+        return [
+          event({ type: "content_block_start", index: step.index, content_block } as {
+            type: string;
+          }),
+        ];
       }
       if (step.op === "delta") {
         const delta =
@@ -173,7 +208,9 @@ export function anthropicEncoder(
             : step.block.type === "thinking"
               ? { type: "thinking_delta", thinking: step.text }
               : { type: "input_json_delta", partial_json: step.text };
-        const frames = [event({ type: "content_block_delta", index: step.index, delta } as { type: string })];
+        const frames = [
+          event({ type: "content_block_delta", index: step.index, delta } as { type: string }),
+        ];
         if (noise) frames.push(event({ type: "ping" }));
         return frames;
       }
@@ -200,7 +237,8 @@ export function anthropicEncoder(
         event({ type: "message_stop" }),
       ];
     },
-    malformed: () => 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":\n\n',
+    malformed: () =>
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":\n\n',
     streamError: (body) => encodeSseEvent(JSON.stringify(body), "error"),
     complete(steps) {
       const finish = steps.find((step) => step.op === "finish");

@@ -31,16 +31,34 @@ function transportFault(kind: ModelErrorKind): WireFault | undefined {
   return undefined;
 }
 
-const OPENAI_ERRORS: Record<string, { status: number; type: string; code: string | null; text: string }> = {
-  rate_limit: { status: 429, type: "requests", code: "rate_limit_exceeded", text: "Rate limit reached for requests" },
-  auth_error: { status: 401, type: "invalid_request_error", code: "invalid_api_key", text: "Incorrect API key provided" },
+const OPENAI_ERRORS: Record<
+  string,
+  { status: number; type: string; code: string | null; text: string }
+> = {
+  rate_limit: {
+    status: 429,
+    type: "requests",
+    code: "rate_limit_exceeded",
+    text: "Rate limit reached for requests",
+  },
+  auth_error: {
+    status: 401,
+    type: "invalid_request_error",
+    code: "invalid_api_key",
+    text: "Incorrect API key provided",
+  },
   quota_exceeded: {
     status: 429,
     type: "insufficient_quota",
     code: "insufficient_quota",
     text: "You exceeded your current quota, please check your plan and billing details",
   },
-  model_error: { status: 500, type: "server_error", code: null, text: "The server had an error while processing your request" },
+  model_error: {
+    status: 500,
+    type: "server_error",
+    code: null,
+    text: "The server had an error while processing your request",
+  },
   context_overflow: {
     status: 400,
     type: "invalid_request_error",
@@ -55,7 +73,12 @@ export function openaiFault(input: FaultInput): WireFault {
   if (transport) return transport;
   const spec = OPENAI_ERRORS[input.kind] ?? OPENAI_ERRORS.model_error;
   if (!spec) throw new Error(`no OpenAI error for ${input.kind}`);
-  const error = { message: `${spec.text}: ${input.message}`, type: spec.type, param: null, code: spec.code };
+  const error = {
+    message: `${spec.text}: ${input.message}`,
+    type: spec.type,
+    param: null,
+    code: spec.code,
+  };
   if (!input.beforeStream) return { type: "stream_error", body: { error } };
   return {
     type: "http",
@@ -66,7 +89,11 @@ export function openaiFault(input: FaultInput): WireFault {
 }
 
 const ANTHROPIC_ERRORS: Record<string, { status: number; type: string; text: string }> = {
-  rate_limit: { status: 429, type: "rate_limit_error", text: "Number of requests has exceeded your rate limit" },
+  rate_limit: {
+    status: 429,
+    type: "rate_limit_error",
+    text: "Number of requests has exceeded your rate limit",
+  },
   auth_error: { status: 401, type: "authentication_error", text: "invalid x-api-key" },
   quota_exceeded: {
     status: 400,
@@ -74,7 +101,11 @@ const ANTHROPIC_ERRORS: Record<string, { status: number; type: string; text: str
     text: "Your credit balance is too low to access the Anthropic API",
   },
   model_error: { status: 529, type: "overloaded_error", text: "Overloaded" },
-  context_overflow: { status: 400, type: "invalid_request_error", text: "prompt is too long: 210000 tokens > 200000 maximum" },
+  context_overflow: {
+    status: 400,
+    type: "invalid_request_error",
+    text: "prompt is too long: 210000 tokens > 200000 maximum",
+  },
 };
 
 /** Encodes a scripted failure the way the Anthropic API reports it. */

@@ -77,7 +77,10 @@ export function classifyProviderError(thrown: unknown): ModelErrorEvent {
     else if (QUOTA.test(body) && kind !== "auth_error") kind = "quota_exceeded";
     return { type: "error", kind, message };
   }
-  if (error.name === "SyntaxError") {
+  if (
+    error.name === "SyntaxError" ||
+    (error.cause as ErrorLike | undefined)?.name === "SyntaxError"
+  ) {
     return { type: "error", kind: "invalid_response", message: `unparseable chunk: ${message}` };
   }
   if (error.name === "APIConnectionError" || isNetworkFailure(error)) {
@@ -99,14 +102,24 @@ function bodyText(error: ErrorLike): string {
 }
 
 function errorType(error: ErrorLike): string | undefined {
-  if (typeof error.type === "string") return error.type;
-  const body = error.error as { type?: unknown; code?: unknown; error?: { type?: unknown } };
-  if (body && typeof body === "object") {
-    if (typeof body.code === "string" && body.code in TYPE_KINDS) return body.code;
-    if (typeof body.type === "string" && body.type !== "error") return body.type;
-    if (body.error && typeof body.error.type === "string") return body.error.type;
-  }
-  return undefined;
+  const body = (typeof error.error === "object" && error.error !== null ? error.error : {}) as {
+    type?: unknown;
+    code?: unknown;
+    error?: { type?: unknown; code?: unknown };
+  };
+  // Codes are more specific than types (OpenAI: type "requests", code "rate_limit_exceeded").
+  const candidates = [
+    body.code,
+    body.error?.code,
+    error.code,
+    error.type,
+    body.type,
+    body.error?.type,
+  ];
+  const strings = candidates.filter((c): c is string => typeof c === "string" && c !== "error");
+  return (
+    strings.find((c) => c in TYPE_KINDS) ?? (error.error !== undefined ? strings[0] : undefined)
+  );
 }
 
 function isAbort(error: ErrorLike): boolean {

@@ -73,7 +73,12 @@ export type ScriptedResponse = z.output<typeof scriptedResponseSchema>;
 export type ScriptedResponseInput = z.input<typeof scriptedResponseSchema>;
 
 /** Default usage reported when a script names none. */
-export const DEFAULT_SCRIPT_USAGE: Readonly<Usage> = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 };
+export const DEFAULT_SCRIPT_USAGE: Readonly<Usage> = {
+  input: 10,
+  output: 5,
+  cacheRead: 0,
+  cacheWrite: 0,
+};
 
 /** The id a scripted tool call gets when the script names none. */
 export function scriptToolCallId(responseBlockIndex: number): string {
