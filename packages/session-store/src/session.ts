@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "node:path";
-import { SessionReadOnlyError, SessionStoreError } from "./errors.js";
+import { EntryNotFoundError, SessionReadOnlyError, SessionStoreError } from "./errors.js";
 import type {
   AgentMessage,
   ContentBlock,
@@ -237,7 +237,7 @@ export class Session {
    * @throws EntryNotFoundError when the target does not exist
    */
   appendLabelChange(targetId: string, label?: string): Promise<string> {
-    this.tree.getBranch(targetId);
+    if (!this.tree.has(targetId)) throw new EntryNotFoundError(targetId);
     return this.append({ type: "label", targetId, label });
   }
 
@@ -288,7 +288,7 @@ export class Session {
   getTitle(): string | undefined {
     const name = this.tree.getSessionName();
     if (name) return name;
-    const first = firstUserText(this.tree.getEntries());
+    const first = firstUserText(this.tree.iterateEntries());
     return first === undefined ? undefined : titleFromText(first, this.titleLength);
   }
 
@@ -316,7 +316,7 @@ export class Session {
     generator: TitleGenerator,
     signal?: AbortSignal,
   ): Promise<{ title: string | undefined; error?: unknown }> {
-    const first = firstUserText(this.tree.getEntries());
+    const first = firstUserText(this.tree.iterateEntries());
     if (first === undefined)
       return { title: this.getTitle(), error: new Error("no user message to title") };
     try {

@@ -143,9 +143,9 @@ export class SessionTree {
     return this.order.map((node) => this.entryOf(node));
   }
 
-  /** The records in file order, without parsing lazily kept lines. */
-  getRecords(): readonly EntryRecord[] {
-    return this.order.map((node) => node.record);
+  /** Entries in file order, parsed one at a time as the caller goes. */
+  *iterateEntries(): IterableIterator<SessionEntry> {
+    for (const node of this.order) yield this.entryOf(node);
   }
 
   /**
