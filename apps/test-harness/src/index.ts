@@ -1,2 +1,3 @@
+export * from "./cassette/index.js";
 export * from "./fake-servers/index.js";
 export { encodeSseEvent } from "./sse.js";
