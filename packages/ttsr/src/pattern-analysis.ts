@@ -22,6 +22,12 @@ export interface PatternAnalysis {
   lineLocal: boolean;
   /** True when the pattern holds back references, named groups or numbered escapes. */
   hasGroupReferences: boolean;
+  /**
+   * A pattern that matches at a position iff the text from there to the end could still
+   * grow into a match (an over-approximation: it may say yes too often, never too rarely).
+   * `undefined` for patterns with lookarounds or back references.
+   */
+  viableSource: string | undefined;
 }
 
 const lineTerminators = ["\n", "\r", "\u2028", "\u2029"];
@@ -40,9 +46,20 @@ interface Node {
   unstable: boolean;
   /** Holds an assertion or lookahead that reads at or past its own position. */
   peeks: boolean;
+  /** The pattern with end-reading assertions relaxed to also hold at the end of the text. */
+  loose: string;
+  /** Matches a prefix of a `loose` match that runs into the end of the text. */
+  partial: string;
+  /** Holds a lookaround or a back reference, for which no `partial` form is built. */
+  opaque: boolean;
 }
 
+const atEnd = "(?![\\s\\S])";
+
 const empty = (): Node => ({
+  loose: "",
+  partial: atEnd,
+  opaque: false,
   out: "",
   consume: 0,
   reach: 0,
@@ -84,13 +101,20 @@ class Parser {
       crosses: alternatives.some((a) => a.crosses),
       unstable: alternatives.some((a) => a.unstable),
       peeks: alternatives.some((a) => a.peeks),
+      loose: alternatives.map((a) => a.loose).join("|"),
+      partial: alternatives.map((a) => `(?:${a.partial})`).join("|"),
+      opaque: alternatives.some((a) => a.opaque),
     };
   }
 
   private alternative(negative: boolean): Node {
     const seq = empty();
+    const terms: Node[] = [];
     while (this.i < this.src.length && this.src[this.i] !== "|" && this.src[this.i] !== ")") {
       const term = this.quantified(this.term(negative));
+      terms.push(term);
+      seq.loose += term.loose;
+      seq.opaque ||= term.opaque;
       seq.reach = Math.max(seq.reach, seq.consume + term.reach);
       // Measured from the term's own position, which only over-estimates from the start.
       seq.lookbehind = Math.max(seq.lookbehind, term.lookbehind);
@@ -100,6 +124,14 @@ class Parser {
       seq.unstable ||= term.unstable;
       seq.peeks ||= term.peeks;
     }
+    // A prefix of a sequence is a prefix of its first term, or all of it then a prefix of
+    // the rest; nested from the end so the size stays linear.
+    let partial = atEnd;
+    for (let k = terms.length - 1; k >= 0; k--) {
+      const t = terms[k] as Node;
+      partial = k === terms.length - 1 ? t.partial : `(?:${t.partial})|${t.loose}(?:${partial})`;
+    }
+    seq.partial = terms.length === 0 ? atEnd : partial;
     return seq;
   }
 
@@ -124,8 +156,17 @@ class Parser {
       this.i++;
     }
     const times = max === 0 ? 0 : max;
+    const repeatLoose = `(?:${atom.loose})`;
+    const before =
+      max === Number.POSITIVE_INFINITY
+        ? `${repeatLoose}*`
+        : max > 1
+          ? `${repeatLoose}{0,${max - 1}}`
+          : "";
     return {
       ...atom,
+      loose: `${repeatLoose}${text}`,
+      partial: max === 0 ? atEnd : `${before}(?:${atom.partial})`,
       out: `${atom.out}${text}`,
       consume: times === 0 ? 0 : atom.consume === 0 ? 0 : atom.consume * times,
       reach:
@@ -138,14 +179,15 @@ class Parser {
     const c = this.src[this.i] as string;
     if (c === "^") {
       this.i++;
-      return { ...empty(), out: "^" };
+      return { ...empty(), out: "^", loose: "^" };
     }
     if (c === "$") {
       this.i++;
-      if (negative) return { ...empty(), out: "$", reach: 1, peeks: true };
+      const assertion = { ...empty(), loose: "$" };
+      if (negative) return { ...assertion, out: "$", reach: 1, peeks: true };
       // `$` without the m flag only holds at the very end, which moves with every delta.
-      if (!this.multiline) return { ...empty(), out: "(?!)" };
-      return { ...empty(), out: `(?=${terminatorClass})`, reach: 1, peeks: true };
+      if (!this.multiline) return { ...assertion, out: "(?!)" };
+      return { ...assertion, out: `(?=${terminatorClass})`, reach: 1, peeks: true };
     }
     if (c === "(") return this.group(negative);
     if (c === "[") return this.charClass();
@@ -181,7 +223,15 @@ class Parser {
     const inner = this.disjunction(negative || kind === "not-ahead" || kind === "not-behind");
     this.i++; // ")"
     const wrapped = `${open}${inner.out})`;
-    if (kind === "plain") return { ...inner, out: wrapped };
+    if (kind === "plain") {
+      return {
+        ...inner,
+        out: wrapped,
+        loose: `(?:${inner.loose})`,
+        partial: `(?:${inner.partial})`,
+      };
+    }
+    inner.opaque = true;
     if (kind === "ahead") {
       return { ...inner, out: wrapped, consume: 0, peeks: true };
     }
@@ -228,8 +278,9 @@ class Parser {
     const next = this.src[this.i + 1] ?? "";
     if (next === "b" || next === "B") {
       this.i += 2;
-      if (negative) return { ...empty(), out: `\\${next}`, reach: 1, peeks: true };
-      return { ...empty(), out: `\\${next}(?=[\\s\\S])`, reach: 1, peeks: true };
+      const assertion = { ...empty(), loose: `(?:\\${next}|${atEnd})`, reach: 1, peeks: true };
+      if (negative) return { ...assertion, out: `\\${next}` };
+      return { ...assertion, out: `\\${next}(?=[\\s\\S])` };
     }
     if (/[1-9]/.test(next) || (next === "k" && this.src[this.i + 2] === "<")) {
       // Back references (or legacy octal escapes): unbounded and may span lines.
@@ -242,6 +293,7 @@ class Parser {
         consume: Number.POSITIVE_INFINITY,
         reach: Number.POSITIVE_INFINITY,
         crosses: true,
+        opaque: true,
       };
     }
     const m =
@@ -264,6 +316,7 @@ class Parser {
     return {
       ...empty(),
       out: text,
+      loose: text,
       consume: this.unicode ? 2 : 1,
       reach: this.unicode ? 2 : 1,
       crosses: this.matchesTerminator(text),
@@ -296,7 +349,10 @@ export function analyzePattern(source: string, flags: string): PatternAnalysis {
     const node = parser.disjunction(false);
     const stableSource = node.unstable ? undefined : node.out;
     if (stableSource !== undefined) new RegExp(stableSource, flags);
+    const viableSource = node.opaque || parser.groupRefs ? undefined : node.partial;
+    if (viableSource !== undefined) new RegExp(viableSource, flags);
     return {
+      viableSource,
       stableSource,
       reach: node.reach,
       lookbehind: node.lookbehind,
@@ -311,6 +367,7 @@ export function analyzePattern(source: string, flags: string): PatternAnalysis {
       lookbehind: Number.POSITIVE_INFINITY,
       lineLocal: false,
       hasGroupReferences: true,
+      viableSource: undefined,
     };
   }
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NaiveStreamMatcher } from "./naive-matcher.js";
+import { analyzePattern } from "./pattern-analysis.js";
 import { type MatcherPattern, preparePatterns, StreamMatcher } from "./stream-matcher.js";
 
 const atom = fc.constantFrom(
@@ -100,7 +101,7 @@ describe("StreamMatcher against the naive re-scan oracle", () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 120_000);
 
   it("agrees on long multi-line streams cut into many deltas", () => {
     fc.assert(
@@ -129,7 +130,7 @@ describe("StreamMatcher against the naive re-scan oracle", () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 120_000);
 
   it("only fires mid-stream on a match that no continuation can undo", () => {
     fc.assert(
@@ -141,6 +142,40 @@ describe("StreamMatcher against the naive re-scan oracle", () => {
       }),
       { numRuns: 5000 },
     );
+  }, 120_000);
+});
+
+describe("viable-start patterns", () => {
+  it("never rule out a start from which some continuation matches", () => {
+    fc.assert(
+      fc.property(pattern, text, text, (p, prefix, rest) => {
+        const { viableSource, stableSource } = analyzePattern(p.source, p.flags);
+        fc.pre(viableSource !== undefined);
+        // Only consulted while the text so far holds no match.
+        fc.pre(stableSource === undefined || !new RegExp(stableSource, p.flags).test(prefix));
+        const viable = new RegExp(viableSource as string, `${p.flags}y`);
+        const original = new RegExp(p.source, `${p.flags}y`);
+        for (let q = 0; q <= prefix.length; q++) {
+          original.lastIndex = q;
+          if (!original.test(prefix + rest)) continue;
+          viable.lastIndex = q;
+          expect(viable.test(prefix), `start ${q}`).toBe(true);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  }, 120_000);
+
+  it("lets an unbounded multi-line pattern forget starts that can no longer match", () => {
+    const { viableSource } = analyzePattern("password\\s*=", "");
+    const viable = new RegExp(viableSource as string, "g");
+    const find = (text: string) => {
+      viable.lastIndex = 0;
+      return viable.exec(text)?.index;
+    };
+    expect(find("the password  \n ")).toBe(4);
+    expect(find("the password: ")).toBe(14);
+    expect(find("the pass")).toBe(4);
   });
 });
 

@@ -17,6 +17,8 @@ export interface PreparedPattern extends MatcherPattern {
   stable: RegExp | undefined;
   /** The pattern as written, tested on the whole text at block end. */
   original: RegExp;
+  /** Finds the earliest start that could still grow into a match (`g` flag), if known. */
+  viable: RegExp | undefined;
   /** Position in the list given to {@link preparePatterns}; reports follow this order. */
   order: number;
 }
@@ -33,7 +35,11 @@ export function preparePatterns(patterns: readonly MatcherPattern[]): PreparedPa
       analysis.stableSource === undefined
         ? undefined
         : new RegExp(analysis.stableSource, `${p.flags}g`);
-    return { ...p, analysis, stable, original, order };
+    const viable =
+      analysis.viableSource === undefined || Number.isFinite(analysis.reach)
+        ? undefined
+        : new RegExp(analysis.viableSource, `${p.flags}g`);
+    return { ...p, analysis, stable, original, order, viable };
   });
 }
 
@@ -79,6 +85,8 @@ export class StreamMatcher {
   private readonly blockEndOnly: PreparedPattern[];
   private readonly reported = new Set<PreparedPattern>();
   private checked = false;
+  /** For unbounded patterns: the earliest offset that could still start a match. */
+  private readonly viableFrom = new Map<PreparedPattern, number>();
 
   constructor(patterns: readonly PreparedPattern[]) {
     const byFlags = new Map<string, PreparedPattern[]>();
@@ -127,16 +135,18 @@ export class StreamMatcher {
     const fired: PreparedPattern[] = [];
     for (const group of this.groups) {
       let from = Number.POSITIVE_INFINITY;
-      for (const m of group.members) from = Math.min(from, windowStart(m, oldLength, oldLineStart));
+      for (const m of group.members)
+        from = Math.min(from, this.windowStart(m, oldLength, oldLineStart));
       group.combined.lastIndex = from - this.tailBase;
       if (!group.combined.test(this.tail)) continue;
       for (const m of group.members) {
         const re = m.stable as RegExp;
-        re.lastIndex = windowStart(m, oldLength, oldLineStart) - this.tailBase;
+        re.lastIndex = this.windowStart(m, oldLength, oldLineStart) - this.tailBase;
         if (re.test(this.tail)) fired.push(m);
       }
     }
     if (fired.length > 0) this.retire(fired);
+    this.advanceViable();
     this.trim();
     return keysOf(fired);
   }
@@ -167,13 +177,41 @@ export class StreamMatcher {
     this.blockEndOnly.push(...remaining);
   }
 
+  /**
+   * Earliest offset at which a match that was not possible on the first `length`
+   * characters can start, given that those characters held no match.
+   */
+  private windowStart(p: PreparedPattern, length: number, lineStart: number): number {
+    const { reach, lineLocal } = p.analysis;
+    let start = this.viableFrom.get(p) ?? 0;
+    if (Number.isFinite(reach)) start = length - reach;
+    if (lineLocal) start = Math.max(start, lineStart);
+    return Math.max(0, start);
+  }
+
+  /**
+   * Moves each unbounded pattern's earliest viable start forward. A start that cannot grow
+   * into a match now never can, so the offset only increases and the work stays linear
+   * unless a candidate really stays open.
+   */
+  private advanceViable(): void {
+    for (const group of this.groups) {
+      for (const m of group.members) {
+        if (!m.viable) continue;
+        m.viable.lastIndex = (this.viableFrom.get(m) ?? 0) - this.tailBase;
+        const found = m.viable.exec(this.tail);
+        this.viableFrom.set(m, found ? this.tailBase + found.index : this.length);
+      }
+    }
+  }
+
   /** Drops text no future scan can read, so each scan stays short. */
   private trim(): void {
     let keepFrom = this.length;
     for (const group of this.groups) {
       for (const m of group.members) {
         const margin = m.analysis.lookbehind + 1;
-        keepFrom = Math.min(keepFrom, windowStart(m, this.length, this.lineStart) - margin);
+        keepFrom = Math.min(keepFrom, this.windowStart(m, this.length, this.lineStart) - margin);
       }
     }
     if (!(keepFrom > this.tailBase)) return;
@@ -182,18 +220,6 @@ export class StreamMatcher {
     this.tail = this.tail.slice(keepFrom - this.tailBase);
     this.tailBase = keepFrom;
   }
-}
-
-/**
- * Earliest offset at which a match that was not possible on the first `length` characters
- * can start, given that the text had no match before.
- */
-function windowStart(p: PreparedPattern, length: number, lineStart: number): number {
-  const { reach, lineLocal } = p.analysis;
-  let start = 0;
-  if (Number.isFinite(reach)) start = length - reach;
-  if (lineLocal) start = Math.max(start, lineStart);
-  return Math.max(0, start);
 }
 
 function keysOf(patterns: readonly PreparedPattern[]): string[] {
