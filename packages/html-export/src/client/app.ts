@@ -23,8 +23,10 @@ const SETTINGS_TYPES = new Set([
   "session_info",
 ]);
 
+performance.mark("arbor-start");
 const source = document.getElementById("arbor-session");
 const data = JSON.parse(source?.textContent ?? "null") as PageData;
+performance.mark("arbor-parsed");
 const entries = data.entries as Json[];
 const indexById = new Map<string, number>();
 entries.forEach((entry, index) => {
@@ -323,3 +325,4 @@ if (leaf >= 0) {
   renderPath([]);
 }
 document.documentElement.dataset.ready = "true";
+performance.mark("arbor-ready");

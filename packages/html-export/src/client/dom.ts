@@ -22,9 +22,14 @@ export function formatTokens(value: number): string {
   return String(value);
 }
 
+// One formatter for the page: `toLocaleString` builds a new one on every call.
+let timeFormat: Intl.DateTimeFormat | undefined;
+
 /** Formats an ISO timestamp in the reader's locale, or returns it unchanged if unparsable. */
 export function formatTime(iso: unknown): string {
   if (typeof iso !== "string") return "";
   const t = Date.parse(iso);
-  return Number.isFinite(t) ? new Date(t).toLocaleString() : iso;
+  if (!Number.isFinite(t)) return iso;
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "medium" });
+  return timeFormat.format(t);
 }
