@@ -36,6 +36,8 @@ export interface FakeProviderServerOptions {
   port?: number;
   /** Adds pings after every delta and an unknown event type to Anthropic streams. */
   anthropicNoise?: boolean;
+  /** Answers calls once the script is used up (e.g. an echo for manual use); without it they get a 500. */
+  fallback?: (body: Record<string, unknown>, api: FakeApi) => ScriptedResponseInput;
 }
 
 /**
@@ -58,11 +60,13 @@ export class FakeProviderServer {
   readonly #sockets = new Set<Socket>();
   readonly #queue: ScriptedResponse[] = [];
   readonly #noise: boolean;
+  readonly #fallback: FakeProviderServerOptions["fallback"];
   readonly #disconnectWaiters: Array<() => void> = [];
   #url = "";
 
   private constructor(options: FakeProviderServerOptions) {
     this.#noise = options.anthropicNoise ?? false;
+    this.#fallback = options.fallback;
     this.script(...(options.responses ?? []));
     this.#server = createServer((req, res) => void this.#handle(req, res));
     this.#server.on("connection", (socket) => {
@@ -180,7 +184,10 @@ export class FakeProviderServer {
       string,
       unknown
     >;
-    const response = this.#queue.shift();
+    const fallback = this.#fallback;
+    const response =
+      this.#queue.shift() ??
+      (fallback ? scriptedResponseSchema.parse(fallback(params, api)) : undefined);
     if (response === undefined) {
       return sendJson(res, 500, {
         error: {

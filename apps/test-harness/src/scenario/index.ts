@@ -1,0 +1,21 @@
+export { formatResultsTable } from "./format-table.js";
+export {
+  checkExpectations,
+  collapseEventTypes,
+  runScenario,
+  type ScenarioResult,
+} from "./run-scenario.js";
+export {
+  loadScenarios,
+  parseScenario,
+  type ScenarioFile,
+  ScenarioFileError,
+} from "./scenario-file.js";
+export {
+  SCENARIO_VERSION,
+  type Scenario,
+  type ScenarioInput,
+  scenarioAgentSchema,
+  scenarioExpectSchema,
+  scenarioSchema,
+} from "./scenario-schema.js";

@@ -1,0 +1,78 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { type Scenario, scenarioSchema } from "./scenario-schema.js";
+
+const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
+
+/** A scenario and the file it came from. */
+export interface ScenarioFile {
+  path: string;
+  scenario: Scenario;
+}
+
+/** A scenario file that could not be read or did not validate; `path` says which. */
+export class ScenarioFileError extends Error {
+  readonly code = "scenario_file";
+  readonly path: string;
+
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = "ScenarioFileError";
+    this.path = path;
+  }
+
+  /** True for a {@link ScenarioFileError} from any copy of this package. */
+  static isInstance(value: unknown): value is ScenarioFileError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as { code?: unknown }).code === "scenario_file"
+    );
+  }
+}
+
+/**
+ * Parses one scenario from JSON or YAML text.
+ *
+ * @throws ScenarioFileError naming the file and every schema problem.
+ */
+export function parseScenario(text: string, path: string): Scenario {
+  let data: unknown;
+  try {
+    data = extname(path) === ".json" ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ScenarioFileError(
+      path,
+      `not valid ${extname(path).slice(1).toUpperCase()}: ${(error as Error).message}`,
+    );
+  }
+  const parsed = scenarioSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    throw new ScenarioFileError(path, `not a valid scenario:\n  ${issues.join("\n  ")}`);
+  }
+  return parsed.data;
+}
+
+/** Loads one scenario file, or every `.json` / `.yaml` / `.yml` file under a directory, sorted by path. */
+export async function loadScenarios(target: string): Promise<ScenarioFile[]> {
+  const info = await stat(target).catch(() => {
+    throw new ScenarioFileError(target, "no such file or directory");
+  });
+  const paths = info.isDirectory() ? await listScenarioFiles(target) : [target];
+  const files: ScenarioFile[] = [];
+  for (const path of paths)
+    files.push({ path, scenario: parseScenario(await readFile(path, "utf8"), path) });
+  return files;
+}
+
+async function listScenarioFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && EXTENSIONS.has(extname(entry.name)))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}

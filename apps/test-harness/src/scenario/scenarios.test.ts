@@ -1,0 +1,137 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "../cli/main.js";
+import type { FakeProviderServer } from "../fake-servers/fake-provider-server.js";
+import { runScenario } from "./run-scenario.js";
+import { loadScenarios, parseScenario } from "./scenario-file.js";
+
+const SCENARIO_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "scenarios");
+
+const cli = async (
+  argv: string[],
+  signal = new AbortController().signal,
+  onServe?: (s: FakeProviderServer) => void,
+) => {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    signal,
+    ...(onServe ? { onServe } : {}),
+  });
+  return { code, stdout, stderr };
+};
+
+describe("shipped scenarios", async () => {
+  const files = await loadScenarios(SCENARIO_DIR);
+
+  it("include YAML and JSON files", () => {
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(files.map((file) => file.path.split(".").pop()))).toEqual(
+      new Set(["yaml", "json"]),
+    );
+  });
+
+  it.each(files.map((file) => [file.scenario.name, file] as const))("%s", async (_name, file) => {
+    const result = await runScenario(file.scenario, file.path);
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+});
+
+describe("scenario format", () => {
+  it("names the file and every problem when a scenario is invalid", () => {
+    expect(() =>
+      parseScenario(
+        "name: x\nagent: { provider: bedrock }\nprompts: []\nturns: []\nexpect: {}\n",
+        "bad.yaml",
+      ),
+    ).toThrow(/bad\.yaml: not a valid scenario:[\s\S]*agent\.provider[\s\S]*prompts/);
+    expect(() => parseScenario("{", "broken.json")).toThrow(/broken\.json: not valid JSON/);
+  });
+
+  it("reports mismatched expectations as failures", async () => {
+    const scenario = parseScenario(
+      JSON.stringify({
+        name: "wrong text",
+        agent: { provider: "openai" },
+        prompts: ["hi"],
+        turns: ["actual"],
+        expect: { text: "expected", stopReason: "length" },
+      }),
+      "x.json",
+    );
+    const result = await runScenario(scenario);
+    expect(result.passed).toBe(false);
+    expect(result.failures).toEqual([
+      'text: expected "expected", got "actual"',
+      'stopReason: expected "length", got "stop"',
+    ]);
+  });
+});
+
+describe("arbor-harness CLI", () => {
+  it("prints help", async () => {
+    const { code, stdout } = await cli(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/arbor-harness run <file\|dir>/);
+  });
+
+  it("runs a directory, prints a table and exits 0", async () => {
+    const { code, stdout } = await cli(["run", SCENARIO_DIR]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^RESULT\s+SCENARIO\s+CALLS\s+TIME\s+FILE$/m);
+    expect(stdout).toMatch(/^PASS\s+OpenAI adapter streams text/m);
+    expect(stdout).toMatch(/\d+ passed, 0 failed/);
+  });
+
+  it("exits 1 and lists the failures when a scenario fails", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-scenarios-"));
+    try {
+      await writeFile(
+        join(dir, "fails.yaml"),
+        "name: fails on purpose\nagent: { provider: scripted }\nprompts: [hi]\nturns: [hello]\nexpect: { text: bye }\n",
+      );
+      const { code, stdout } = await cli(["run", dir]);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/^FAIL\s+fails on purpose/m);
+      expect(stdout).toContain('text: expected "bye", got "hello"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exits 2 on a missing path or an unknown command", async () => {
+    expect((await cli(["run", "/nonexistent/arbor"])).code).toBe(2);
+    expect((await cli(["frobnicate"])).code).toBe(2);
+  });
+
+  it("serves the fake servers until stopped and echoes after the script", async () => {
+    const controller = new AbortController();
+    let url = "";
+    const done = cli(["serve"], controller.signal, (server) => {
+      url = server.openaiBaseURL;
+    });
+    await expect.poll(() => url).not.toBe("");
+    const response = await fetch(`${url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "ping" }] }),
+    });
+    const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]?.message.content).toBe("echo: ping");
+    controller.abort();
+    const { code, stdout } = await done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/OpenAI: {4}http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(stdout).toContain("served 1 request(s)");
+  });
+});
