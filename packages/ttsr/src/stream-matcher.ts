@@ -46,22 +46,78 @@ export function preparePatterns(patterns: readonly MatcherPattern[]): PreparedPa
 const isTerminator = (code: number) =>
   code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 
-/** Patterns scanned together as one alternation: same flags, no group references. */
+/**
+ * Patterns scanned together as one alternation (same flags, no group references), with
+ * the bounds that decide where a scan must start.
+ */
 interface Group {
   members: PreparedPattern[];
   combined: RegExp;
+  /** Alternation of the members' viable-start patterns, for the unbounded members. */
+  viable: RegExp | undefined;
+  /** Earliest offset where an unbounded member could still start a match. */
+  viableFrom: number;
+  /** Largest finite reach among line-local members (-1 when none). */
+  lineLocalReach: number;
+  /** Largest finite reach among the other members (-1 when none). */
+  reach: number;
+  /** Whether some unbounded member is line-local, and whether some is not. */
+  unboundedLineLocal: boolean;
+  unboundedMultiLine: boolean;
+  /** Characters left of a scan start that assertions and lookbehinds may read. */
+  margin: number;
 }
 
-function buildGroup(members: PreparedPattern[]): Group {
+function buildGroup(members: PreparedPattern[], viableFrom = 0): Group {
   const first = members[0] as PreparedPattern;
-  const combined =
-    members.length === 1
-      ? (first.stable as RegExp)
-      : new RegExp(
-          members.map((m) => `(?:${m.analysis.stableSource})`).join("|"),
-          (first.stable as RegExp).flags,
-        );
-  return { members, combined };
+  const flags = (first.stable as RegExp).flags;
+  const alternation = (sources: string[]) =>
+    sources.length === 1 ? (sources[0] as string) : sources.map((x) => `(?:${x})`).join("|");
+  const unbounded = members.filter((m) => m.viable);
+  const group: Group = {
+    members,
+    combined:
+      members.length === 1
+        ? (first.stable as RegExp)
+        : new RegExp(alternation(members.map((m) => m.analysis.stableSource as string)), flags),
+    viable:
+      unbounded.length === 0
+        ? undefined
+        : unbounded.length === 1
+          ? unbounded[0]?.viable
+          : new RegExp(alternation(unbounded.map((m) => m.analysis.viableSource as string)), flags),
+    viableFrom,
+    lineLocalReach: -1,
+    reach: -1,
+    unboundedLineLocal: false,
+    unboundedMultiLine: false,
+    margin: 1,
+  };
+  for (const { analysis: a } of members) {
+    if (Number.isFinite(a.reach)) {
+      if (a.lineLocal) group.lineLocalReach = Math.max(group.lineLocalReach, a.reach);
+      else group.reach = Math.max(group.reach, a.reach);
+    } else if (a.lineLocal) group.unboundedLineLocal = true;
+    else group.unboundedMultiLine = true;
+    group.margin = Math.max(group.margin, a.lookbehind + 1);
+  }
+  return group;
+}
+
+/**
+ * Earliest offset at which a match that was not possible on the first `length` characters
+ * can start, given that those characters held no match: a match must read a character
+ * past them, so it starts within the pattern's reach of the end, on the last line for a
+ * line-local pattern, and at a start that was still viable for an unbounded one.
+ */
+function windowStart(g: Group, length: number, lineStart: number): number {
+  let start = length;
+  if (g.lineLocalReach >= 0)
+    start = Math.min(start, Math.max(lineStart, length - g.lineLocalReach));
+  if (g.reach >= 0) start = Math.min(start, length - g.reach);
+  if (g.unboundedLineLocal) start = Math.min(start, Math.max(lineStart, g.viableFrom));
+  if (g.unboundedMultiLine) start = Math.min(start, g.viableFrom);
+  return Math.max(0, start);
 }
 
 /**
@@ -70,8 +126,8 @@ function buildGroup(members: PreparedPattern[]): Group {
  *
  * Exactness: after every `push`, a pattern is reported iff its stable form matches the
  * whole text so far; `finish` reports the remaining patterns whose original form matches
- * the whole text. Work per delta is bounded by the pattern's reach (or the current line for
- * unbounded single-line patterns), not by the length of the stream; see the README.
+ * the whole text. Work per delta is bounded by the pattern's reach, the current line, or
+ * the earliest still-viable start, not by the length of the stream; see the README.
  */
 export class StreamMatcher {
   private readonly chunks: string[] = [];
@@ -85,8 +141,6 @@ export class StreamMatcher {
   private readonly blockEndOnly: PreparedPattern[];
   private readonly reported = new Set<PreparedPattern>();
   private checked = false;
-  /** For unbounded patterns: the earliest offset that could still start a match. */
-  private readonly viableFrom = new Map<PreparedPattern, number>();
 
   constructor(patterns: readonly PreparedPattern[]) {
     const byFlags = new Map<string, PreparedPattern[]>();
@@ -94,14 +148,20 @@ export class StreamMatcher {
     this.blockEndOnly = [];
     for (const p of patterns) {
       if (!p.stable) this.blockEndOnly.push(p);
-      else if (p.analysis.hasGroupReferences) single.push(buildGroup([p]));
-      else {
+      else if (
+        p.analysis.hasGroupReferences ||
+        (!p.viable && !Number.isFinite(p.analysis.reach) && !p.analysis.lineLocal)
+      ) {
+        // Scanned alone: renumbering groups is not worth it, and a pattern that must
+        // rescan from the start should not drag the others along.
+        single.push(buildGroup([p]));
+      } else {
         const list = byFlags.get(p.stable.flags) ?? [];
         list.push(p);
         byFlags.set(p.stable.flags, list);
       }
     }
-    this.groups = [...[...byFlags.values()].map(buildGroup), ...single];
+    this.groups = [...[...byFlags.values()].map((m) => buildGroup(m)), ...single];
   }
 
   /** The text seen so far. Joins the chunks, so call it once, not per delta. */
@@ -132,23 +192,22 @@ export class StreamMatcher {
         break;
       }
     }
-    const fired: PreparedPattern[] = [];
+    let fired: PreparedPattern[] | undefined;
     for (const group of this.groups) {
-      let from = Number.POSITIVE_INFINITY;
-      for (const m of group.members)
-        from = Math.min(from, this.windowStart(m, oldLength, oldLineStart));
-      group.combined.lastIndex = from - this.tailBase;
+      const from = windowStart(group, oldLength, oldLineStart) - this.tailBase;
+      group.combined.lastIndex = from;
       if (!group.combined.test(this.tail)) continue;
+      // Some member matches; any member match from `from` on is new (none existed before).
       for (const m of group.members) {
         const re = m.stable as RegExp;
-        re.lastIndex = this.windowStart(m, oldLength, oldLineStart) - this.tailBase;
-        if (re.test(this.tail)) fired.push(m);
+        re.lastIndex = from;
+        if (re.test(this.tail)) (fired ??= []).push(m);
       }
     }
-    if (fired.length > 0) this.retire(fired);
+    if (fired) this.retire(fired);
     this.advanceViable();
     this.trim();
-    return keysOf(fired);
+    return fired ? keysOf(fired) : [];
   }
 
   /**
@@ -168,40 +227,27 @@ export class StreamMatcher {
 
   private retire(fired: PreparedPattern[]): void {
     for (const p of fired) this.reported.add(p);
-    this.groups = this.groups
-      .map((g) => g.members.filter((m) => !this.reported.has(m)))
-      .filter((members) => members.length > 0)
-      .map(buildGroup);
+    this.groups = this.groups.flatMap((g) => {
+      const members = g.members.filter((m) => !this.reported.has(m));
+      if (members.length === g.members.length) return [g];
+      return members.length > 0 ? [buildGroup(members, g.viableFrom)] : [];
+    });
     const remaining = this.blockEndOnly.filter((p) => !this.reported.has(p));
     this.blockEndOnly.length = 0;
     this.blockEndOnly.push(...remaining);
   }
 
   /**
-   * Earliest offset at which a match that was not possible on the first `length`
-   * characters can start, given that those characters held no match.
-   */
-  private windowStart(p: PreparedPattern, length: number, lineStart: number): number {
-    const { reach, lineLocal } = p.analysis;
-    let start = this.viableFrom.get(p) ?? 0;
-    if (Number.isFinite(reach)) start = length - reach;
-    if (lineLocal) start = Math.max(start, lineStart);
-    return Math.max(0, start);
-  }
-
-  /**
-   * Moves each unbounded pattern's earliest viable start forward. A start that cannot grow
-   * into a match now never can, so the offset only increases and the work stays linear
-   * unless a candidate really stays open.
+   * Moves each group's earliest viable start forward. A start that cannot grow into a
+   * match now never can, so the offset only increases; scans stay short unless a
+   * candidate really stays open.
    */
   private advanceViable(): void {
     for (const group of this.groups) {
-      for (const m of group.members) {
-        if (!m.viable) continue;
-        m.viable.lastIndex = (this.viableFrom.get(m) ?? 0) - this.tailBase;
-        const found = m.viable.exec(this.tail);
-        this.viableFrom.set(m, found ? this.tailBase + found.index : this.length);
-      }
+      if (!group.viable) continue;
+      group.viable.lastIndex = group.viableFrom - this.tailBase;
+      const found = group.viable.exec(this.tail);
+      group.viableFrom = found ? this.tailBase + found.index : this.length;
     }
   }
 
@@ -209,10 +255,7 @@ export class StreamMatcher {
   private trim(): void {
     let keepFrom = this.length;
     for (const group of this.groups) {
-      for (const m of group.members) {
-        const margin = m.analysis.lookbehind + 1;
-        keepFrom = Math.min(keepFrom, this.windowStart(m, this.length, this.lineStart) - margin);
-      }
+      keepFrom = Math.min(keepFrom, windowStart(group, this.length, this.lineStart) - group.margin);
     }
     if (!(keepFrom > this.tailBase)) return;
     // Slice only when it halves the tail, so the copying stays linear overall.
