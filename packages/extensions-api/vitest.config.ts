@@ -3,5 +3,6 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"] },
   },
 });

@@ -1,0 +1,181 @@
+import type { SessionEntry, SessionHeader, SessionTreeNode } from "@arbor/session-store";
+import type { z } from "zod";
+import type { CustomMessageInput, ToolResultContent, UserMessageContent } from "./content.js";
+import type { ExtensionEventResultMap } from "./event-results.js";
+import type { ExtensionEventMap, ExtensionEventName } from "./events.js";
+import type { ExecOptions, ExecResult } from "./exec.js";
+
+/**
+ * A read-only view of the active session: pi's getter names. A `Session` from
+ * `@arbor/session-store` satisfies it; extensions receive copies, so changing what a getter
+ * returns changes nothing in the session.
+ */
+export interface ReadonlySessionView {
+  getHeader(): SessionHeader;
+  getLeafId(): string | null;
+  getEntry(id: string): SessionEntry | undefined;
+  getChildren(parentId: string): SessionEntry[];
+  /** The path from the root to `fromId` (default: the leaf), root first. */
+  getBranch(fromId?: string | null): SessionEntry[];
+  getTree(): SessionTreeNode[];
+  getLabel(id: string): string | undefined;
+  getEntries(): SessionEntry[];
+  /** The set title, or one made from the first user message. */
+  getTitle(): string | undefined;
+}
+
+/**
+ * When a message sent while the agent runs reaches the model: `steer` after the current
+ * tool calls, before the next model call; `followUp` once the agent has finished, as a new
+ * turn; `nextTurn` together with the next user prompt, without starting a turn.
+ */
+export type DeliverAs = "steer" | "followUp" | "nextTurn";
+
+/** Options of {@link ExtensionAPI.sendMessage}. */
+export interface SendMessageOptions {
+  /** Starts a turn when the agent is idle, so the model answers the message. Default false. */
+  triggerTurn?: boolean;
+  /** How to deliver while the agent is running. Default `steer`. */
+  deliverAs?: DeliverAs;
+}
+
+/** Options of {@link ExtensionAPI.sendUserMessage}. */
+export interface SendUserMessageOptions {
+  /** How to deliver while the agent is running. Default `steer`. */
+  deliverAs?: "steer" | "followUp";
+}
+
+/** What every handler, tool and command receives beside its input. */
+export interface ExtensionContext {
+  /** The name of the extension being called. */
+  readonly extensionName: string;
+  /** The project directory. */
+  readonly cwd: string;
+  /** The active session. Throws `host_unavailable` when there is none yet. */
+  readonly session: ReadonlySessionView;
+  /** Aborted when the operation the call belongs to is cancelled. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What a tool's `execute` receives beside its arguments. */
+export interface ToolExecutionContext extends ExtensionContext {
+  readonly toolCallId: string;
+}
+
+/** What a tool returns: `content` for the model (a string is one text block), `details` for the UI. */
+export interface ToolExecuteResult {
+  content: string | ToolResultContent[];
+  details?: unknown;
+  isError?: boolean;
+}
+
+/** A tool the model may call; its arguments are validated with `parameters` before `execute`. */
+export interface ExtensionToolDefinition<P extends z.ZodObject = z.ZodObject> {
+  /** 1-64 of `[a-zA-Z0-9_-]`, unique across extensions. */
+  name: string;
+  /** Told to the model: what the tool does and when to use it. */
+  description: string;
+  parameters: P;
+  execute(
+    args: z.output<P>,
+    ctx: ToolExecutionContext,
+  ): ToolExecuteResult | Promise<ToolExecuteResult>;
+}
+
+/** A `/command` for the CLI and the server's commands endpoint. */
+export interface ExtensionCommandDefinition {
+  description: string;
+  /** Receives the text after the command name, trimmed. */
+  handler(args: string, ctx: ExtensionContext): void | Promise<void>;
+}
+
+/**
+ * A handler of one event. It may return (or resolve to) the event's result to change what
+ * happens, or nothing to only observe.
+ */
+export type ExtensionHandler<K extends ExtensionEventName> = (
+  event: ExtensionEventMap[K],
+  ctx: ExtensionContext,
+) => HandlerReturn<ExtensionEventResultMap[K]>;
+
+/** A result, nothing (`void` too, so plain observer functions fit), or a promise of either. */
+// biome-ignore lint/suspicious/noConfusingVoidType: observers declared `(e) => void` must fit.
+export type HandlerReturn<R> = R | undefined | void | Promise<R | undefined | void>;
+
+/**
+ * What an extension's factory receives: subscribe to events, register tools and commands,
+ * act on the session, run programs.
+ */
+export interface ExtensionAPI {
+  /** The extension's name (its file or package name). */
+  readonly extensionName: string;
+  /** The project directory. */
+  readonly cwd: string;
+  /** The active session. Throws `host_unavailable` when there is none yet. */
+  readonly session: ReadonlySessionView;
+  /**
+   * Subscribes to an event. Handlers run in extension load order, then in `on` order.
+   * @example
+   * ```ts
+   * arbor.on("tool_call", (event) =>
+   *   event.toolName === "bash" ? { block: true, reason: "no shell here" } : undefined);
+   * ```
+   */
+  on<K extends ExtensionEventName>(event: K, handler: ExtensionHandler<K>): void;
+  /** Adds a message to the conversation, persisted as a `custom_message` entry. */
+  sendMessage(message: CustomMessageInput, options?: SendMessageOptions): Promise<void>;
+  /** Sends a message as if the user typed it; it always reaches the model. */
+  sendUserMessage(content: UserMessageContent, options?: SendUserMessageOptions): Promise<void>;
+  /**
+   * Stores extension state as a `custom` entry, never sent to the model.
+   * @returns the new entry's id
+   */
+  appendEntry(customType: string, data?: unknown): Promise<string>;
+  /** Registers a tool; the first registration of a name wins, later ones are reported. */
+  registerTool<P extends z.ZodObject>(tool: ExtensionToolDefinition<P>): void;
+  /** Registers a `/name` command; the first registration of a name wins. */
+  registerCommand(name: string, command: ExtensionCommandDefinition): void;
+  /** Sets the label of an entry, or clears it when `label` is absent or empty. */
+  setLabel(entryId: string, label?: string): Promise<void>;
+  /** Sets the session's title. */
+  setTitle(title: string): Promise<void>;
+  /**
+   * Runs a program without a shell; see {@link execCommand}. `cwd` defaults to the project.
+   * @example
+   * ```ts
+   * const { stdout } = await arbor.exec("git", ["rev-parse", "HEAD"], { timeoutMs: 5000 });
+   * ```
+   */
+  exec(command: string, args?: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+}
+
+/**
+ * An extension: the default export of its module. It runs once at load and registers what
+ * it needs.
+ * @example
+ * ```ts
+ * export default function (arbor: ExtensionAPI) {
+ *   arbor.on("session_start", (event) => { … });
+ * }
+ * ```
+ */
+export type ExtensionFactory = (arbor: ExtensionAPI) => void | Promise<void>;
+
+/**
+ * What the turn runner provides so extensions can act on the session. The runner checks
+ * arguments before they reach the host.
+ */
+export interface ExtensionHost {
+  /** The active session. */
+  readonly session: ReadonlySessionView;
+  /** Persists a `custom_message` and delivers it as `options` say. */
+  sendMessage(message: CustomMessageInput, options: SendMessageOptions): Promise<void>;
+  /** Delivers a user message as `options` say. */
+  sendUserMessage(content: UserMessageContent, options: SendUserMessageOptions): Promise<void>;
+  /** Appends a `custom` entry and returns its id. */
+  appendEntry(customType: string, data: unknown): Promise<string>;
+  /** Appends a `label` entry (an absent label clears). */
+  setLabel(entryId: string, label: string | undefined): Promise<void>;
+  /** Appends a `session_info` entry with the title. */
+  setTitle(title: string): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import type { z } from "zod";
+import type { ExtensionOrigin } from "./discovery.js";
+import type { ExtensionEventName } from "./events.js";
+import type {
+  ExtensionCommandDefinition,
+  ExtensionHandler,
+  ExtensionToolDefinition,
+} from "./extension-api.js";
+
+/** A tool an extension registered, as the turn runner offers it to the model. */
+export interface RegisteredTool {
+  name: string;
+  description: string;
+  /** The zod schema arguments are validated with. */
+  parameters: z.ZodObject;
+  /** The JSON schema of the arguments (zod's `toJSONSchema`, input side, no `$schema`). */
+  jsonSchema: Record<string, unknown>;
+  extensionName: string;
+  extensionPath: string;
+}
+
+/** A command an extension registered. */
+export interface RegisteredCommand {
+  /** Without the leading slash. */
+  name: string;
+  description: string;
+  extensionName: string;
+  extensionPath: string;
+}
+
+/** A loaded extension, as the runner reports it. */
+export interface LoadedExtension {
+  name: string;
+  path: string;
+  origin: ExtensionOrigin;
+  /** The events it subscribed to, in first-subscription order. */
+  events: ExtensionEventName[];
+  tools: string[];
+  commands: string[];
+}
+
+/** An extension's registrations; internal to the runner. */
+export interface ExtensionRecord {
+  name: string;
+  path: string;
+  origin: ExtensionOrigin;
+  /** `loading` until the factory finishes; tools and commands wait for `active`. */
+  state: "loading" | "active" | "failed";
+  handlers: Map<ExtensionEventName, ExtensionHandler<ExtensionEventName>[]>;
+  pendingTools: ExtensionToolDefinition[];
+  pendingCommands: Array<{ name: string; command: ExtensionCommandDefinition }>;
+}
+
+/** A tool with what the runner needs to execute it. */
+export interface ToolEntry extends RegisteredTool {
+  definition: ExtensionToolDefinition;
+  record: ExtensionRecord;
+}
+
+/** A command with what the runner needs to run it. */
+export interface CommandEntry extends RegisteredCommand {
+  definition: ExtensionCommandDefinition;
+  record: ExtensionRecord;
+}

@@ -1,0 +1,560 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import {
+  customMessageInputSchema,
+  type ToolResultContent,
+  toolExecuteResultSchema,
+  userMessageContentSchema,
+} from "./content.js";
+import { type DiscoveryProblem, discoverExtensions, type ExtensionSource } from "./discovery.js";
+import { describeError, ExtensionApiError } from "./errors.js";
+import { startFold } from "./event-precedence.js";
+import { type ExtensionEventOutcomeMap, extensionEventResultSchemas } from "./event-results.js";
+import type { ExtensionErrorEvent, ExtensionEvent, ExtensionEventName } from "./events.js";
+import { execCommand } from "./exec.js";
+import type {
+  ExtensionAPI,
+  ExtensionCommandDefinition,
+  ExtensionContext,
+  ExtensionFactory,
+  ExtensionHandler,
+  ExtensionHost,
+  ExtensionToolDefinition,
+  ReadonlySessionView,
+  ToolExecutionContext,
+} from "./extension-api.js";
+import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
+import { validateCommand, validateTool } from "./registration.js";
+import type {
+  CommandEntry,
+  ExtensionRecord,
+  LoadedExtension,
+  RegisteredCommand,
+  RegisteredTool,
+  ToolEntry,
+} from "./registry.js";
+import { copyingSessionView } from "./session-view.js";
+import { callWithTimeout, systemTimers, type TimerSeam } from "./timeout.js";
+
+/** How long a handler or factory may take before it is skipped, by default: 10 s. */
+export const DEFAULT_HANDLER_TIMEOUT_MS = 10_000;
+
+/** Receives every {@link ExtensionErrorEvent}. */
+export type ExtensionErrorListener = (event: ExtensionErrorEvent) => void;
+
+/** Options of {@link ExtensionRunner}. */
+export interface ExtensionRunnerOptions {
+  /** The project directory: `.arbor/extensions/`, packages, relative paths and `exec`'s default cwd. */
+  cwd: string;
+  /** The user's home directory (apps pass `os.homedir()`); its `.arbor/extensions/` loads last. */
+  homeDir?: string;
+  /** Extension files or directories to load, relative to `cwd` or absolute. */
+  paths?: readonly string[];
+  /** npm packages, installed in the project, that declare `arbor.extensions`. */
+  packages?: readonly string[];
+  /** The session side; can be bound later with {@link ExtensionRunner.bindHost}. */
+  host?: ExtensionHost;
+  /** Per handler and per factory, in ms. Default {@link DEFAULT_HANDLER_TIMEOUT_MS}; 0 for none. */
+  handlerTimeoutMs?: number;
+  /** Timer seam for handler timeouts. */
+  timers?: TimerSeam;
+  /** Called for every extension failure. More listeners: {@link ExtensionRunner.onError}. */
+  onError?: ExtensionErrorListener;
+  /** How modules are imported; jiti by default (see {@link createModuleImporter}). */
+  importModule?: ModuleImporter;
+}
+
+/** Options of {@link ExtensionRunner.emit}. */
+export interface EmitOptions {
+  /** Handed to handlers as `ctx.signal`. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link ExtensionRunner.executeTool}. */
+export interface ToolExecutionOptions {
+  toolCallId: string;
+  signal?: AbortSignal;
+}
+
+/** A tool's result as the model receives it. */
+export interface ToolExecutionResult {
+  content: ToolResultContent[];
+  isError: boolean;
+  details?: unknown;
+}
+
+/** How {@link ExtensionRunner.runCommand} went. */
+export type CommandOutcome =
+  | { status: "done" }
+  | { status: "unknown_command" }
+  | { status: "failed"; error: string };
+
+/**
+ * Loads extensions and calls them in isolation: a handler that throws, hangs past the
+ * timeout or returns an invalid value is reported as an `extension_error` and skipped.
+ *
+ * Handlers run in extension load order, then in `on` order. When several return values:
+ * a block (`tool_call`) or cancel (`session_before_*`) wins at once and stops the chain;
+ * replacements (messages, system prompt, tool result, summary) chain, each handler seeing
+ * the event as changed by the ones before, and the last one wins; `before_agent_start`
+ * messages are all kept.
+ *
+ * @example
+ * ```ts
+ * const runner = new ExtensionRunner({ cwd, homeDir: os.homedir(), onError: console.error });
+ * await runner.loadAll();
+ * runner.bindHost(session);
+ * const call = await runner.emit({ type: "tool_call", toolCallId, toolName, input });
+ * if (call.blocked) return call.reason;
+ * ```
+ */
+export class ExtensionRunner {
+  private readonly records: ExtensionRecord[] = [];
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly commands = new Map<string, CommandEntry>();
+  private readonly errorListeners = new Set<ExtensionErrorListener>();
+  private readonly timeoutMs: number;
+  private readonly timers: TimerSeam;
+  private importModule: ModuleImporter | undefined;
+  private host: ExtensionHost | undefined;
+
+  constructor(private readonly options: ExtensionRunnerOptions) {
+    this.timeoutMs = options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+    this.timers = options.timers ?? systemTimers;
+    this.importModule = options.importModule;
+    this.host = options.host;
+    if (options.onError) this.errorListeners.add(options.onError);
+  }
+
+  /** The project directory. */
+  get cwd(): string {
+    return this.options.cwd;
+  }
+
+  /** Discovers (see {@link discoverExtensions}) and loads every extension, in order. */
+  async loadAll(): Promise<LoadedExtension[]> {
+    const { sources, problems } = await discoverExtensions(this.options);
+    for (const problem of problems) this.reportProblem(problem);
+    const loaded: LoadedExtension[] = [];
+    for (const source of sources) {
+      const extension = await this.load(source);
+      if (extension) loaded.push(extension);
+    }
+    return loaded;
+  }
+
+  /** Imports one module and runs its factory; reports and returns `undefined` on failure. */
+  async load(source: ExtensionSource): Promise<LoadedExtension | undefined> {
+    let factory: ExtensionFactory;
+    try {
+      this.importModule ??= createModuleImporter();
+      factory = factoryFromModule(await this.importModule(source.path));
+    } catch (error) {
+      this.report(source, "load", "load_failed", `could not load: ${describeError(error)}`);
+      return undefined;
+    }
+    return this.activate(source, factory);
+  }
+
+  /** Runs a factory given in code (a built-in or a test's) as an extension. */
+  addExtension(name: string, factory: ExtensionFactory): Promise<LoadedExtension | undefined> {
+    return this.activate({ name, path: `inline:${name}`, origin: "inline" }, factory);
+  }
+
+  /** The loaded extensions, in load order. */
+  get extensions(): LoadedExtension[] {
+    return this.records.map((record) => this.describe(record));
+  }
+
+  /** Sets (or, with `undefined`, removes) the host session methods act on. */
+  bindHost(host: ExtensionHost | undefined): void {
+    this.host = host;
+  }
+
+  /** Adds an error listener; returns a function that removes it. */
+  onError(listener: ExtensionErrorListener): () => void {
+    this.errorListeners.add(listener);
+    return () => this.errorListeners.delete(listener);
+  }
+
+  /** Tells whether any extension handles an event, so hot paths can skip building it. */
+  hasHandlers(type: ExtensionEventName): boolean {
+    return this.records.some((record) => (record.handlers.get(type)?.length ?? 0) > 0);
+  }
+
+  /**
+   * Calls every handler of the event in order and combines their results (see the class
+   * notes). Never rejects because of an extension.
+   */
+  async emit<E extends ExtensionEvent>(
+    event: E,
+    options: EmitOptions = {},
+  ): Promise<ExtensionEventOutcomeMap[E["type"]]> {
+    const type: E["type"] = event.type;
+    const fold = startFold<E["type"]>(event as never);
+    const schema = (extensionEventResultSchemas as Partial<Record<ExtensionEventName, z.ZodType>>)[
+      type
+    ];
+    chain: for (const record of [...this.records]) {
+      for (const handler of [...(record.handlers.get(type) ?? [])]) {
+        const ctx = this.context(record, options.signal);
+        const call = await callWithTimeout(
+          () => handler(fold.current() as never, ctx),
+          this.timeoutMs,
+          this.timers,
+        );
+        if (call.status === "error") {
+          this.report(
+            record,
+            type,
+            "threw",
+            `the ${type} handler threw: ${describeError(call.error)}`,
+          );
+          continue;
+        }
+        if (call.status === "timeout") {
+          this.report(
+            record,
+            type,
+            "timeout",
+            `the ${type} handler did not finish in ${this.timeoutMs} ms`,
+          );
+          continue;
+        }
+        if (!schema || call.value === undefined || call.value === null) continue;
+        const parsed = schema.safeParse(call.value);
+        if (!parsed.success) {
+          const why = z.prettifyError(parsed.error);
+          this.report(
+            record,
+            type,
+            "invalid_return",
+            `the ${type} handler returned an invalid value: ${why}`,
+          );
+          continue;
+        }
+        if (fold.apply(parsed.data, record.name) === "stop") break chain;
+      }
+    }
+    return fold.outcome() as ExtensionEventOutcomeMap[E["type"]];
+  }
+
+  /** The registered tools, in registration order. */
+  getTools(): RegisteredTool[] {
+    return [...this.tools.values()].map(({ definition: _d, record: _r, ...tool }) => tool);
+  }
+
+  /** The registered commands, in registration order. */
+  getCommands(): RegisteredCommand[] {
+    return [...this.commands.values()].map(({ definition: _d, record: _r, ...command }) => command);
+  }
+
+  /**
+   * Validates the arguments and runs a registered tool. Unknown tools, invalid arguments
+   * and thrown errors become error results for the model; an invalid return value is also
+   * reported as an `extension_error`.
+   */
+  async executeTool(
+    name: string,
+    args: unknown,
+    options: ToolExecutionOptions,
+  ): Promise<ToolExecutionResult> {
+    const tool = this.tools.get(name);
+    if (!tool) return errorResult(`unknown tool ${name}`);
+    const parsedArgs = tool.parameters.safeParse(args);
+    if (!parsedArgs.success)
+      return errorResult(`invalid arguments for ${name}: ${z.prettifyError(parsedArgs.error)}`);
+    const ctx = this.context(tool.record, options.signal, { toolCallId: options.toolCallId });
+    let returned: unknown;
+    try {
+      returned = await tool.definition.execute(parsedArgs.data, ctx as ToolExecutionContext);
+    } catch (error) {
+      return errorResult(describeError(error));
+    }
+    const parsed = toolExecuteResultSchema.safeParse(returned);
+    if (!parsed.success) {
+      const why = `tool ${name} returned an invalid result: ${z.prettifyError(parsed.error)}`;
+      this.report(tool.record, "tool", "invalid_return", why);
+      return errorResult(why);
+    }
+    const { content, details, isError } = parsed.data;
+    return {
+      content: typeof content === "string" ? [{ type: "text", text: content }] : content,
+      isError: isError ?? false,
+      ...(details === undefined ? {} : { details }),
+    };
+  }
+
+  /** Runs a registered command (`name` with or without its slash); failures are reported. */
+  async runCommand(
+    name: string,
+    args: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CommandOutcome> {
+    const command = this.commands.get(name.replace(/^\//, ""));
+    if (!command) return { status: "unknown_command" };
+    try {
+      await command.definition.handler(args.trim(), this.context(command.record, options.signal));
+      return { status: "done" };
+    } catch (error) {
+      const message = `command /${command.name} threw: ${describeError(error)}`;
+      this.report(command.record, "command", "threw", message);
+      return { status: "failed", error: message };
+    }
+  }
+
+  private async activate(
+    source: ExtensionSource,
+    factory: ExtensionFactory,
+  ): Promise<LoadedExtension | undefined> {
+    const record: ExtensionRecord = {
+      ...source,
+      state: "loading",
+      handlers: new Map(),
+      pendingTools: [],
+      pendingCommands: [],
+    };
+    const call = await callWithTimeout(
+      () => factory(this.createApi(record)),
+      this.timeoutMs,
+      this.timers,
+    );
+    if (call.status !== "ok") {
+      record.state = "failed";
+      if (call.status === "timeout")
+        this.report(
+          record,
+          "load",
+          "timeout",
+          `the factory did not finish in ${this.timeoutMs} ms`,
+        );
+      else
+        this.report(
+          record,
+          "load",
+          "load_failed",
+          `the factory threw: ${describeError(call.error)}`,
+        );
+      return undefined;
+    }
+    record.state = "active";
+    this.records.push(record);
+    for (const tool of record.pendingTools.splice(0)) this.addTool(record, tool);
+    for (const { name, command } of record.pendingCommands.splice(0))
+      this.addCommand(record, name, command);
+    return this.describe(record);
+  }
+
+  private createApi(record: ExtensionRecord): ExtensionAPI {
+    const runner = this;
+    const host = () => this.requireHost();
+    return {
+      extensionName: record.name,
+      cwd: this.cwd,
+      get session() {
+        return runner.sessionView();
+      },
+      on<K extends ExtensionEventName>(event: K, handler: ExtensionHandler<K>) {
+        if (typeof handler !== "function")
+          throw new ExtensionApiError(
+            "invalid_input",
+            `the handler for ${event} is not a function`,
+          );
+        const list = record.handlers.get(event) ?? [];
+        list.push(handler as unknown as ExtensionHandler<ExtensionEventName>);
+        record.handlers.set(event, list);
+      },
+      sendMessage: async (message, options = {}) => {
+        const checked = check(customMessageInputSchema, message, "sendMessage: the message");
+        const delivery = check(sendMessageOptionsSchema, options, "sendMessage: the options");
+        await host().sendMessage(checked, delivery);
+      },
+      sendUserMessage: async (content, options = {}) => {
+        const checked = check(userMessageContentSchema, content, "sendUserMessage: the content");
+        const delivery = check(
+          sendUserMessageOptionsSchema,
+          options,
+          "sendUserMessage: the options",
+        );
+        await host().sendUserMessage(checked, delivery);
+      },
+      appendEntry: async (customType, data) => {
+        check(nonEmpty, customType, "appendEntry: the customType");
+        return host().appendEntry(customType, data);
+      },
+      registerTool: (tool) => {
+        const definition = tool as unknown as ExtensionToolDefinition;
+        if (record.state === "loading") record.pendingTools.push(definition);
+        else if (record.state === "active") this.addTool(record, definition);
+      },
+      registerCommand: (name, command) => {
+        if (record.state === "loading") record.pendingCommands.push({ name, command });
+        else if (record.state === "active") this.addCommand(record, name, command);
+      },
+      setLabel: async (entryId, label) => {
+        check(nonEmpty, entryId, "setLabel: the entry id");
+        check(z.string().optional(), label, "setLabel: the label");
+        await host().setLabel(entryId, label);
+      },
+      setTitle: async (title) => {
+        check(z.string().trim().min(1), title, "setTitle: the title");
+        await host().setTitle(title);
+      },
+      exec: (command, args = [], options = {}) =>
+        execCommand(command, args, { ...options, cwd: resolve(this.cwd, options.cwd ?? ".") }),
+    };
+  }
+
+  private addTool(record: ExtensionRecord, definition: ExtensionToolDefinition): void {
+    const checked = validateTool(definition);
+    if (!checked.ok) {
+      this.report(record, "tool", "invalid_registration", checked.error);
+      return;
+    }
+    const existing = this.tools.get(definition.name);
+    if (existing) {
+      this.report(
+        record,
+        "tool",
+        "collision",
+        `tool ${definition.name} is already registered by ${existing.extensionName}; this one is ignored`,
+      );
+      return;
+    }
+    this.tools.set(definition.name, {
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      jsonSchema: checked.jsonSchema,
+      extensionName: record.name,
+      extensionPath: record.path,
+      definition,
+      record,
+    });
+  }
+
+  private addCommand(
+    record: ExtensionRecord,
+    rawName: string,
+    definition: ExtensionCommandDefinition,
+  ): void {
+    const checked = validateCommand(rawName, definition);
+    if (!checked.ok) {
+      this.report(record, "command", "invalid_registration", checked.error);
+      return;
+    }
+    const existing = this.commands.get(checked.name);
+    if (existing) {
+      this.report(
+        record,
+        "command",
+        "collision",
+        `command /${checked.name} is already registered by ${existing.extensionName}; this one is ignored`,
+      );
+      return;
+    }
+    this.commands.set(checked.name, {
+      name: checked.name,
+      description: definition.description,
+      extensionName: record.name,
+      extensionPath: record.path,
+      definition,
+      record,
+    });
+  }
+
+  private context(
+    record: ExtensionRecord,
+    signal: AbortSignal | undefined,
+    extra: Record<string, unknown> = {},
+  ): ExtensionContext {
+    const runner = this;
+    return {
+      extensionName: record.name,
+      cwd: this.cwd,
+      get session() {
+        return runner.sessionView();
+      },
+      signal,
+      ...extra,
+    };
+  }
+
+  private describe(record: ExtensionRecord): LoadedExtension {
+    const owned = (entries: Iterable<{ name: string; record: ExtensionRecord }>) =>
+      [...entries].filter((entry) => entry.record === record).map((entry) => entry.name);
+    return {
+      name: record.name,
+      path: record.path,
+      origin: record.origin,
+      events: [...record.handlers.entries()]
+        .filter(([, list]) => list.length > 0)
+        .map(([event]) => event),
+      tools: owned(this.tools.values()),
+      commands: owned(this.commands.values()),
+    };
+  }
+
+  private requireHost(): ExtensionHost {
+    if (!this.host)
+      throw new ExtensionApiError(
+        "host_unavailable",
+        "no session is active yet; act on the session from an event handler such as session_start",
+      );
+    return this.host;
+  }
+
+  private sessionView(): ReadonlySessionView {
+    return copyingSessionView(this.requireHost().session);
+  }
+
+  private reportProblem(problem: DiscoveryProblem): void {
+    this.report({ name: problem.name, path: problem.path }, "load", "load_failed", problem.error);
+  }
+
+  private report(
+    extension: { name: string; path: string },
+    event: ExtensionErrorEvent["event"],
+    kind: ExtensionErrorEvent["kind"],
+    error: string,
+  ): void {
+    const report: ExtensionErrorEvent = {
+      type: "extension_error",
+      extensionName: extension.name,
+      extensionPath: extension.path,
+      event,
+      kind,
+      error,
+    };
+    for (const listener of [...this.errorListeners]) {
+      try {
+        listener(report);
+      } catch {
+        // A failing listener must not stop the others or the session.
+      }
+    }
+  }
+}
+
+const nonEmpty = z.string().min(1);
+const sendMessageOptionsSchema = z.strictObject({
+  triggerTurn: z.boolean().optional(),
+  deliverAs: z.enum(["steer", "followUp", "nextTurn"]).optional(),
+});
+const sendUserMessageOptionsSchema = z.strictObject({
+  deliverAs: z.enum(["steer", "followUp"]).optional(),
+});
+
+function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new ExtensionApiError(
+      "invalid_input",
+      `${what} is invalid: ${z.prettifyError(parsed.error)}`,
+    );
+  return parsed.data;
+}
+
+function errorResult(text: string): ToolExecutionResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,19 @@
+import type { ReadonlySessionView } from "./extension-api.js";
+
+/**
+ * Wraps a session so every getter returns a deep copy: an extension that edits what it
+ * reads cannot corrupt the session's in-memory tree.
+ */
+export function copyingSessionView(session: ReadonlySessionView): ReadonlySessionView {
+  return {
+    getHeader: () => structuredClone(session.getHeader()),
+    getLeafId: () => session.getLeafId(),
+    getEntry: (id) => structuredClone(session.getEntry(id)),
+    getChildren: (parentId) => structuredClone(session.getChildren(parentId)),
+    getBranch: (fromId) => structuredClone(session.getBranch(fromId)),
+    getTree: () => structuredClone(session.getTree()),
+    getLabel: (id) => session.getLabel(id),
+    getEntries: () => structuredClone(session.getEntries()),
+    getTitle: () => session.getTitle(),
+  };
+}

@@ -1,0 +1,1 @@
+export { FakeExtensionHost, type HostCall } from "./fake-extension-host.js";

@@ -1,0 +1,67 @@
+/** The timer functions the runner uses for handler timeouts; a seam for tests. */
+export interface TimerSeam {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Node's timers, looked up at call time so fake timers installed later take effect. */
+export const systemTimers: TimerSeam = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** How a call guarded by {@link callWithTimeout} ended. */
+export type GuardedCall<T> =
+  | { status: "ok"; value: T }
+  | { status: "error"; error: unknown }
+  | { status: "timeout" };
+
+/**
+ * Calls `run` and settles with its value, its error (thrown or rejected), or a timeout,
+ * whichever comes first. A late settlement after a timeout is swallowed.
+ * @param timeoutMs - no limit when not a positive finite number
+ */
+export function callWithTimeout<T>(
+  run: () => T | PromiseLike<T>,
+  timeoutMs: number,
+  timers: TimerSeam,
+): Promise<GuardedCall<Awaited<T>>> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let handle: unknown;
+    let armed = false;
+    const finish = (outcome: GuardedCall<Awaited<T>>) => {
+      if (settled) return;
+      settled = true;
+      if (armed) timers.clearTimeout(handle);
+      resolve(outcome);
+    };
+    let result: T | PromiseLike<T>;
+    try {
+      result = run();
+    } catch (error) {
+      finish({ status: "error", error });
+      return;
+    }
+    if (!isThenable(result)) {
+      finish({ status: "ok", value: result as Awaited<T> });
+      return;
+    }
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      armed = true;
+      handle = timers.setTimeout(() => finish({ status: "timeout" }), timeoutMs);
+    }
+    Promise.resolve(result).then(
+      (value) => finish({ status: "ok", value }),
+      (error: unknown) => finish({ status: "error", error }),
+    );
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
