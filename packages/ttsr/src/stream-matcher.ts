@@ -192,7 +192,7 @@ export class StreamMatcher {
         break;
       }
     }
-    let fired: PreparedPattern[] | undefined;
+    const fired: PreparedPattern[] = [];
     for (const group of this.groups) {
       const from = windowStart(group, oldLength, oldLineStart) - this.tailBase;
       group.combined.lastIndex = from;
@@ -201,13 +201,13 @@ export class StreamMatcher {
       for (const m of group.members) {
         const re = m.stable as RegExp;
         re.lastIndex = from;
-        if (re.test(this.tail)) (fired ??= []).push(m);
+        if (re.test(this.tail)) fired.push(m);
       }
     }
-    if (fired) this.retire(fired);
+    if (fired.length > 0) this.retire(fired);
     this.advanceViable();
     this.trim();
-    return fired ? keysOf(fired) : [];
+    return fired.length > 0 ? keysOf(fired) : [];
   }
 
   /**
