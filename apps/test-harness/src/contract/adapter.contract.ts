@@ -186,6 +186,20 @@ export function describeAdapterContract(adapter: AdapterUnderTest): void {
       expect(seen.completed).toBe(false);
     });
 
+    it("cancels the HTTP request when the consumer stops reading", async () => {
+      server.script({
+        blocks: [{ type: "text", text: "y".repeat(200) }],
+        chunkSize: 1,
+        delayMs: 5,
+      });
+      let deltas = 0;
+      for await (const event of model().stream(REQUEST)) {
+        if (event.type === "text_delta" && ++deltas === 2) break;
+      }
+      const seen = await server.waitForDisconnect(0);
+      expect(seen.completed).toBe(false);
+    });
+
     it("cancels a request that is still waiting for headers", async () => {
       server.script({ error: { kind: "aborted" } });
       const controller = new AbortController();
