@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PI_FIXTURES, readOracle, v3FixtureNames } from "../test/fixtures.js";
 import { parseSessionJsonl, readSessionSnapshot, SessionFileError } from "./read-session-file.js";
@@ -66,4 +67,22 @@ describe("parseSessionJsonl", () => {
     expect(snapshot.entries).toHaveLength(oracle.entryCount);
     expect(snapshot.leafId).toBe(oracle.leafId);
   });
+
+  it.each(["v1-before-compaction", "v1-large-session"])(
+    "upgrades legacy pi fixture %s in memory with pi's counts",
+    async (name) => {
+      const snapshot = await readSessionSnapshot(`${PI_FIXTURES}${name}.jsonl`);
+      const oracle = JSON.parse(readFileSync(`${PI_FIXTURES}${name}.oracle.json`, "utf8")) as {
+        entryCount: number;
+        leafBranchLength: number;
+      };
+      expect(snapshot.entries).toHaveLength(oracle.entryCount);
+      let length = 0;
+      const byId = new Map(snapshot.entries.map((e) => [e.id, e]));
+      for (let id = snapshot.leafId; id; id = byId.get(id)?.parentId ?? null) length++;
+      expect(length).toBe(oracle.leafBranchLength);
+      const compaction = snapshot.entries.find((e) => e.type === "compaction");
+      if (compaction) expect(byId.has(compaction.firstKeptEntryId as string)).toBe(true);
+    },
+  );
 });

@@ -40,10 +40,37 @@ function isEntry(value: Record<string, unknown>): value is SessionSnapshotEntry 
   );
 }
 
+// Legacy formats are upgraded in memory only (the file is never rewritten): v1 entries get
+// ids chained in file order, with a compaction's `firstKeptEntryIndex` (counting the header
+// as 0) turned into `firstKeptEntryId`; v2's `hookMessage` role is v3's `custom`.
+function upgradeLegacy(lines: Record<string, unknown>[], version: number): void {
+  if (version < 2) {
+    let previous: string | null = null;
+    lines.forEach((line, index) => {
+      line.id = `v1-${index + 1}`;
+      line.parentId = previous;
+      previous = line.id as string;
+    });
+    for (const line of lines) {
+      if (line.type !== "compaction" || typeof line.firstKeptEntryIndex !== "number") continue;
+      const kept = lines[line.firstKeptEntryIndex - 1];
+      if (kept) line.firstKeptEntryId = kept.id;
+      delete line.firstKeptEntryIndex;
+    }
+  }
+  for (const line of lines) {
+    const message = line.message as Record<string, unknown> | undefined;
+    if (line.type === "message" && message?.role === "hookMessage") {
+      line.message = { ...message, role: "custom" };
+    }
+  }
+}
+
 /**
- * Parses the text of a v3 session file into a snapshot, tolerantly: blank, torn or
- * malformed lines and entries without `id`/`parentId` are skipped. The leaf is the target
- * of the last `leaf` pointer entry if there is one, else the last entry in file order.
+ * Parses the text of a session file into a snapshot, tolerantly: blank, torn or malformed
+ * lines and entries without `id`/`parentId` are skipped. Format v1 and v2 files (pi's
+ * older formats) are upgraded in memory. The leaf is the target of the last `leaf`
+ * pointer entry if there is one, else the last entry in file order.
  *
  * @throws {SessionFileError} when the first line is not a session header.
  */
@@ -60,14 +87,20 @@ export function parseSessionJsonl(text: string): SessionSnapshot {
     id: first.id,
     timestamp: typeof first.timestamp === "string" ? first.timestamp : "",
   };
-  const entries: SessionSnapshotEntry[] = [];
-  let leafId: string | null = null;
-  let pointer: string | null | undefined;
+  const parsed: Record<string, unknown>[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (!line?.trim()) continue;
     const value = parseLine(line);
-    if (!value || !isEntry(value)) continue;
+    if (value && typeof value.type === "string") parsed.push(value);
+  }
+  const version = typeof first.version === "number" ? first.version : 1;
+  if (version < 3) upgradeLegacy(parsed, version);
+  const entries: SessionSnapshotEntry[] = [];
+  let leafId: string | null = null;
+  let pointer: string | null | undefined;
+  for (const value of parsed) {
+    if (!isEntry(value)) continue;
     if (value.type === "leaf") {
       pointer = typeof value.targetId === "string" ? value.targetId : null;
       continue;
@@ -80,7 +113,7 @@ export function parseSessionJsonl(text: string): SessionSnapshot {
 }
 
 /**
- * Reads a v3 session JSONL file into a {@link SessionSnapshot} with {@link parseSessionJsonl}.
+ * Reads a session JSONL file into a {@link SessionSnapshot} with {@link parseSessionJsonl}.
  * A stop-gap until `@arbor/session-store` provides snapshots.
  */
 export async function readSessionSnapshot(path: string): Promise<SessionSnapshot> {

@@ -14,7 +14,7 @@ import {
   saveArtifact,
   type WatchedPage,
 } from "./browser.js";
-import { PI_FIXTURES } from "./fixtures.js";
+import { PI_FIXTURES, v3FixtureNames } from "./fixtures.js";
 import { generateSession } from "./generate-session.js";
 
 if (SKIP_BROWSER) {
@@ -397,6 +397,34 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
       })
       .toBeLessThanOrEqual(1);
     expect(await pathShown(watched)).toEqual(pathIds(data, first));
+    await finish(watched);
+  });
+
+  it("opens every pi fixture (v3 and legacy v1) without a page error", async () => {
+    const names = [...v3FixtureNames(), "v1-before-compaction", "v1-large-session"];
+    const watched = await openWatched(
+      browser,
+      saveArtifact(
+        "empty.html",
+        exportSessionToHtml({ header: { id: "empty", timestamp: "" }, entries: [], leafId: null }),
+      ),
+    );
+    for (const name of names) {
+      const snapshot = await readSessionSnapshot(`${PI_FIXTURES}${name}.jsonl`);
+      const data = buildPageData(snapshot);
+      await watched.page.goto(saveArtifact(`pi-${name}.html`, exportSessionToHtml(snapshot)));
+      await watched.page.waitForSelector("html[data-ready]");
+      expect(await pathShown(watched), name).toEqual(pathIds(data, data.leafId as string));
+      await watched.page.click('button.filter[data-filter="all"]');
+      expect(await statusCount(watched), name).toBe(snapshot.entries.length);
+      expect(
+        await watched.page.locator("article.entry:not(.pending)").count(),
+        name,
+      ).toBeGreaterThan(0);
+      if (name === "v1-large-session") {
+        await watched.page.screenshot({ path: `${ARTIFACTS}pi-v1-large-session.png` });
+      }
+    }
     await finish(watched);
   });
 });

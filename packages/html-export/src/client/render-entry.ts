@@ -59,6 +59,28 @@ function imageBlock(block: Json): HTMLElement {
   return img;
 }
 
+// The argument a reader scans for first: a path, a command or a pattern.
+function argumentPreview(args: unknown): string {
+  if (!args || typeof args !== "object") return "";
+  const record = args as Json;
+  const value = ["path", "file_path", "command", "pattern", "url", "query"]
+    .map((key) => record[key])
+    .find((v): v is string => typeof v === "string" && v.length > 0);
+  if (!value) return "";
+  const line = value.split("\n")[0] ?? "";
+  return ` · ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
+}
+
+function lineCount(content: unknown): string {
+  const text = blocksOf(content)
+    .filter((b) => b.type === "text")
+    .map((b) => str(b.text))
+    .join("\n");
+  if (!text) return "";
+  const lines = text.split("\n").length;
+  return ` · ${lines} line${lines === 1 ? "" : "s"}`;
+}
+
 function renderBlocks(content: unknown, into: HTMLElement, markdown: boolean): void {
   for (const block of blocksOf(content)) {
     switch (block.type) {
@@ -74,7 +96,7 @@ function renderBlocks(content: unknown, into: HTMLElement, markdown: boolean): v
         into.append(
           collapsible(
             "tool-call",
-            `Tool call · ${str(block.name)}`,
+            `Tool call · ${str(block.name)}${argumentPreview(block.arguments)}`,
             codeBlock(JSON.stringify(block.arguments ?? {}, null, 2), "json"),
           ),
         );
@@ -149,7 +171,7 @@ function renderMessage(
     case "toolResult": {
       const inner = el("div");
       renderBlocks(message.content, inner, false);
-      const title = `${message.isError ? "Tool error" : "Tool result"} · ${str(message.toolName)}`;
+      const title = `${message.isError ? "Tool error" : "Tool result"} · ${str(message.toolName)}${lineCount(message.content)}`;
       body.append(
         collapsible(message.isError ? "tool-result is-error" : "tool-result", title, inner),
       );

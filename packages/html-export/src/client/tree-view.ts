@@ -84,6 +84,9 @@ export class TreeView {
     this.depths = Uint16Array.from(depths);
     this.rowOf = new Map(rows.map((index, row) => [index, row]));
     this.inner.style.height = `${rows.length * ROW_HEIGHT}px`;
+    // A shorter list would leave the viewport past its end until the browser clamps it.
+    const max = Math.max(0, rows.length * ROW_HEIGHT - this.scroller.clientHeight);
+    if (this.scroller.scrollTop > max) this.scroller.scrollTop = max;
     this.draw();
   }
 
