@@ -107,6 +107,17 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     expect(inView?.y ?? -1).toBeGreaterThanOrEqual(0);
     expect(inView?.y ?? 9999).toBeLessThan(860);
     await watched.page.screenshot({ path: `${ARTIFACTS}branched-other-path.png` });
+
+    // The fork switch on a branching entry moves to a sibling branch's newest leaf.
+    const forkCard = watched.page.locator("article.entry.fork").first();
+    await forkCard.scrollIntoViewIfNeeded();
+    const before = await forkCard.getAttribute("data-id");
+    await forkCard.locator("button.fork-step").last().click();
+    const shown = await pathShown(watched);
+    expect(shown).not.toContain(before);
+    const sibling = await watched.page.locator("article.entry.target").getAttribute("data-id");
+    const siblingEntry = data.entries.find((e) => e.id === sibling);
+    expect(siblingEntry?.parentId).toBe(data.entries.find((e) => e.id === before)?.parentId);
     await finish(watched);
   });
 

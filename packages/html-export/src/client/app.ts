@@ -172,9 +172,37 @@ const observer = new IntersectionObserver(
   { rootMargin: "1200px 0px" },
 );
 
+// The newest leaf below an entry: follow the latest child down, as a reader would.
+function newestLeaf(index: number): number {
+  let at = index;
+  for (let kids = data.children[at]; kids && kids.length > 0; kids = data.children[at]) {
+    at = kids[kids.length - 1] as number;
+  }
+  return at;
+}
+
+function siblingsOf(index: number): number[] {
+  const parent = data.parent[index] ?? -1;
+  return parent === -1 ? data.roots : (data.children[parent] ?? []);
+}
+
 function context(index: number): RenderContext {
   const id = entries[index]?.id as string;
+  const siblings = siblingsOf(index);
+  const position = siblings.indexOf(index);
+  const fork =
+    siblings.length > 1
+      ? {
+          position,
+          count: siblings.length,
+          go: (delta: number) => {
+            const next = siblings[(position + delta + siblings.length) % siblings.length] as number;
+            navigate(newestLeaf(next), next, true);
+          },
+        }
+      : undefined;
   return {
+    fork,
     label: data.labels[id],
     mark: data.marks[id],
     goTo: (target) => {
@@ -227,9 +255,7 @@ function renderPath(path: number[]): void {
     card.dataset.index = String(index);
     card.dataset.id = String(entry.id);
     if (position < compactedUntil) card.classList.add("compacted");
-    const siblings =
-      data.parent[index] === -1 ? data.roots : data.children[data.parent[index] as number];
-    if (siblings && siblings.length > 1) card.classList.add("fork");
+    if (siblingsOf(index).length > 1) card.classList.add("fork");
     cards.set(index, card);
     fragment.append(card);
   });

@@ -13,6 +13,8 @@ export interface RenderContext {
   goTo(id: string): void;
   /** Whether an id exists in the session. */
   has(id: string): boolean;
+  /** Where the entry sits among its siblings, when its parent forks. */
+  fork?: { position: number; count: number; go(delta: number): void };
 }
 
 function str(value: unknown): string {
@@ -290,6 +292,24 @@ function renderOther(entry: Json, body: HTMLElement, ctx: RenderContext): void {
   }
 }
 
+function forkSwitch(fork: NonNullable<RenderContext["fork"]>): HTMLElement {
+  const box = el("span", "fork-switch");
+  box.title = "This entry is one of several branches from the same point";
+  const button = (text: string, delta: number, label: string) => {
+    const b = el("button", "fork-step", text);
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", () => fork.go(delta));
+    return b;
+  };
+  box.append(
+    button("‹", -1, "Previous branch"),
+    el("span", undefined, `branch ${fork.position + 1}/${fork.count}`),
+    button("›", 1, "Next branch"),
+  );
+  return box;
+}
+
 const KIND_NAMES: Record<string, string> = {
   toolResult: "tool result",
   bashExecution: "bash",
@@ -320,6 +340,7 @@ export function renderEntry(entry: Json, card: HTMLElement, ctx: RenderContext):
   head.append(el("span", "badge", KIND_NAMES[kind] ?? kind.replace(/_/g, " ")));
   if (ctx.label) head.append(el("span", "label", ctx.label));
   head.append(el("time", undefined, formatTime(entry.timestamp)));
+  if (ctx.fork) head.append(forkSwitch(ctx.fork));
   const copy = el("button", "copy-link", "copy link");
   copy.type = "button";
   copy.title = "Copy a link to this entry";
