@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ExtensionErrorEvent, ToolResultEvent } from "./events.js";
+import type { ExtensionErrorEvent, SessionBeforeTreeEvent, ToolResultEvent } from "./events.js";
 import type { ExtensionFactory } from "./extension-api.js";
 import { ExtensionRunner, type ExtensionRunnerOptions } from "./runner.js";
 import { FakeExtensionHost } from "./test/index.js";
@@ -265,12 +265,12 @@ describe("ExtensionRunner precedence", () => {
   });
 
   it("session_before_tree: cancel and summary work as for compaction", async () => {
-    const event = {
+    const event: SessionBeforeTreeEvent = {
       type: "session_before_tree",
       targetId: "a",
       oldLeafId: "b",
       entriesToSummarize: [],
-    } as const;
+    };
     const summarizing = await withExtensions({
       s: (arbor) =>
         arbor.on("session_before_tree", () => ({ summary: "left branch", details: { n: 2 } })),

@@ -1,0 +1,396 @@
+/*
+ * Pins the public API: a change that breaks plugin authors fails this file. If a change
+ * here is intended, it is a breaking change and needs a major changeset.
+ */
+import type {
+  AgentMessage,
+  ContentBlock,
+  ModelRef,
+  Session,
+  SessionEntry,
+  SessionHeader,
+  SessionTreeNode,
+} from "@arbor/session-store";
+import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import {
+  type BeforeAgentStartOutcome,
+  type CommandOutcome,
+  type ContextOutcome,
+  type CustomMessageInput,
+  type DeliverAs,
+  EXTENSION_EVENT_NAMES,
+  type ExecOptions,
+  type ExecResult,
+  type ExtensionAPI,
+  type ExtensionContext,
+  type ExtensionErrorEvent,
+  type ExtensionEvent,
+  type ExtensionEventMap,
+  type ExtensionEventName,
+  type ExtensionFactory,
+  type ExtensionHost,
+  ExtensionRunner,
+  type ImageContent,
+  type LoadedExtension,
+  type ReadonlySessionView,
+  type RegisteredCommand,
+  type RegisteredTool,
+  type SendMessageOptions,
+  type SendUserMessageOptions,
+  type SummaryHookOutcome,
+  type ToolCallOutcome,
+  type ToolExecutionContext,
+  type ToolExecutionResult,
+  type ToolResultContent,
+  type ToolResultOutcome,
+  type UserMessageContent,
+} from "./index.js";
+
+describe("event names", () => {
+  it("lists exactly these events, in this order", () => {
+    expectTypeOf(EXTENSION_EVENT_NAMES).toEqualTypeOf<
+      readonly [
+        "session_start",
+        "before_agent_start",
+        "context",
+        "before_provider_request",
+        "turn_start",
+        "message_start",
+        "message_update",
+        "message_end",
+        "tool_call",
+        "tool_result",
+        "turn_end",
+        "ttsr_triggered",
+        "model_select",
+        "session_before_compact",
+        "session_compact",
+        "session_before_tree",
+        "session_tree",
+        "session_shutdown",
+      ]
+    >();
+    expectTypeOf<keyof ExtensionEventMap>().toEqualTypeOf<ExtensionEventName>();
+    expectTypeOf<ExtensionEvent["type"]>().toEqualTypeOf<ExtensionEventName>();
+  });
+});
+
+describe("event payloads", () => {
+  type M = ExtensionEventMap;
+  it("keeps every payload's fields", () => {
+    expectTypeOf<M["session_start"]>().toEqualTypeOf<{
+      type: "session_start";
+      reason: "startup" | "resume" | "new" | "fork";
+      sessionId: string;
+      previousSessionId?: string;
+    }>();
+    expectTypeOf<M["session_shutdown"]>().toEqualTypeOf<{
+      type: "session_shutdown";
+      sessionId: string;
+    }>();
+    expectTypeOf<M["before_agent_start"]>().toEqualTypeOf<{
+      type: "before_agent_start";
+      prompt: string;
+      images?: ImageContent[];
+      systemPrompt: string;
+    }>();
+    expectTypeOf<M["context"]>().toEqualTypeOf<{ type: "context"; messages: AgentMessage[] }>();
+    expectTypeOf<M["before_provider_request"]>().toEqualTypeOf<{
+      type: "before_provider_request";
+      model: ModelRef;
+      turnIndex: number;
+      request: Readonly<Record<string, unknown>>;
+    }>();
+    expectTypeOf<M["turn_start"]>().toEqualTypeOf<{
+      type: "turn_start";
+      turnIndex: number;
+      timestamp: number;
+    }>();
+    expectTypeOf<M["turn_end"]>().toEqualTypeOf<{
+      type: "turn_end";
+      turnIndex: number;
+      message: AgentMessage;
+      toolResults: AgentMessage[];
+    }>();
+    expectTypeOf<M["message_start"]>().toEqualTypeOf<{
+      type: "message_start";
+      message: AgentMessage;
+    }>();
+    expectTypeOf<M["message_update"]["message"]>().toEqualTypeOf<AgentMessage>();
+    expectTypeOf<M["message_update"]["delta"]["type"]>().toEqualTypeOf<string>();
+    expectTypeOf<M["message_end"]>().toEqualTypeOf<{
+      type: "message_end";
+      message: AgentMessage;
+      entryId?: string;
+    }>();
+    expectTypeOf<M["tool_call"]>().toEqualTypeOf<{
+      type: "tool_call";
+      toolCallId: string;
+      toolName: string;
+      input: Record<string, unknown>;
+    }>();
+    expectTypeOf<M["tool_result"]>().toEqualTypeOf<{
+      type: "tool_result";
+      toolCallId: string;
+      toolName: string;
+      input: Record<string, unknown>;
+      content: ToolResultContent[];
+      isError: boolean;
+      details?: unknown;
+    }>();
+    expectTypeOf<M["session_before_compact"]>().toEqualTypeOf<{
+      type: "session_before_compact";
+      reason: "manual" | "threshold" | "overflow";
+      tokensBefore: number;
+      firstKeptEntryId?: string;
+      messagesToSummarize: AgentMessage[];
+      customInstructions?: string;
+      summary?: string;
+      details?: unknown;
+    }>();
+    expectTypeOf<M["session_compact"]>().toEqualTypeOf<{
+      type: "session_compact";
+      entryId: string;
+      summary: string;
+      firstKeptEntryId?: string;
+      tokensBefore: number;
+      fromExtension: boolean;
+    }>();
+    expectTypeOf<M["session_before_tree"]>().toEqualTypeOf<{
+      type: "session_before_tree";
+      targetId: string | null;
+      oldLeafId: string | null;
+      entriesToSummarize: SessionEntry[];
+      summary?: string;
+      details?: unknown;
+    }>();
+    expectTypeOf<M["session_tree"]>().toEqualTypeOf<{
+      type: "session_tree";
+      newLeafId: string | null;
+      oldLeafId: string | null;
+      summaryEntryId?: string;
+      fromExtension: boolean;
+    }>();
+    expectTypeOf<M["ttsr_triggered"]>().toEqualTypeOf<{
+      type: "ttsr_triggered";
+      turnIndex: number;
+      rules: string[];
+      source: { kind: "text" } | { kind: "thinking" } | { kind: "tool"; id: string; name: string };
+    }>();
+    expectTypeOf<M["model_select"]>().toEqualTypeOf<{
+      type: "model_select";
+      model: ModelRef;
+      previousModel: ModelRef | null;
+      source: "set" | "cycle" | "restore" | "failover";
+    }>();
+    expectTypeOf<ExtensionErrorEvent>().toEqualTypeOf<{
+      type: "extension_error";
+      extensionName: string;
+      extensionPath: string;
+      event: ExtensionEventName | "load" | "tool" | "command";
+      kind:
+        | "load_failed"
+        | "threw"
+        | "timeout"
+        | "invalid_return"
+        | "invalid_registration"
+        | "collision";
+      error: string;
+    }>();
+  });
+});
+
+describe("ExtensionAPI", () => {
+  it("types handlers per event and their return values", () => {
+    const factory: ExtensionFactory = (arbor) => {
+      arbor.on("tool_call", (event, ctx) => {
+        expectTypeOf(event.toolName).toEqualTypeOf<string>();
+        expectTypeOf(ctx).toEqualTypeOf<ExtensionContext>();
+        return { block: true, reason: "no" };
+      });
+      arbor.on("tool_result", async (event) => ({
+        content: event.content,
+        isError: true,
+        details: 1,
+      }));
+      arbor.on("context", (event) => ({ messages: event.messages }));
+      arbor.on("before_agent_start", (event) => ({
+        systemPrompt: event.systemPrompt,
+        message: { customType: "x", content: "y", display: false },
+      }));
+      arbor.on("session_before_compact", () => ({ cancel: true }));
+      arbor.on("session_before_tree", () => ({ summary: "s", details: {} }));
+      arbor.on("turn_end", () => {});
+      const observer = (event: ExtensionEventMap["message_update"]): void => void event;
+      arbor.on("message_update", observer);
+      // @ts-expect-error a misspelt result key is a type error
+      arbor.on("tool_call", () => ({ blocked: true }));
+      // @ts-expect-error unknown events are rejected
+      arbor.on("turnStart", () => {});
+    };
+    expectTypeOf(factory).toEqualTypeOf<ExtensionFactory>();
+    expectTypeOf<ExtensionFactory>().toEqualTypeOf<(arbor: ExtensionAPI) => void | Promise<void>>();
+  });
+
+  it("keeps the method signatures", () => {
+    expectTypeOf<ExtensionAPI["sendMessage"]>().toEqualTypeOf<
+      (message: CustomMessageInput, options?: SendMessageOptions) => Promise<void>
+    >();
+    expectTypeOf<CustomMessageInput>().toEqualTypeOf<{
+      customType: string;
+      content: string | ContentBlock[];
+      display: boolean;
+      details?: unknown;
+    }>();
+    expectTypeOf<SendMessageOptions>().toEqualTypeOf<{
+      triggerTurn?: boolean;
+      deliverAs?: DeliverAs;
+    }>();
+    expectTypeOf<DeliverAs>().toEqualTypeOf<"steer" | "followUp" | "nextTurn">();
+    expectTypeOf<ExtensionAPI["sendUserMessage"]>().toEqualTypeOf<
+      (content: UserMessageContent, options?: SendUserMessageOptions) => Promise<void>
+    >();
+    expectTypeOf<SendUserMessageOptions>().toEqualTypeOf<{ deliverAs?: "steer" | "followUp" }>();
+    expectTypeOf<ExtensionAPI["appendEntry"]>().toEqualTypeOf<
+      (customType: string, data?: unknown) => Promise<string>
+    >();
+    expectTypeOf<ExtensionAPI["registerCommand"]>().toEqualTypeOf<
+      (
+        name: string,
+        command: {
+          description: string;
+          handler(args: string, ctx: ExtensionContext): void | Promise<void>;
+        },
+      ) => void
+    >();
+    expectTypeOf<ExtensionAPI["setLabel"]>().toEqualTypeOf<
+      (entryId: string, label?: string) => Promise<void>
+    >();
+    expectTypeOf<ExtensionAPI["setTitle"]>().toEqualTypeOf<(title: string) => Promise<void>>();
+    expectTypeOf<ExtensionAPI["session"]>().toEqualTypeOf<ReadonlySessionView>();
+    expectTypeOf<ExtensionAPI["exec"]>().toEqualTypeOf<
+      (command: string, args?: readonly string[], options?: ExecOptions) => Promise<ExecResult>
+    >();
+    expectTypeOf<ExecOptions>().toMatchTypeOf<{
+      timeoutMs?: number;
+      cwd?: string;
+      signal?: AbortSignal;
+    }>();
+    expectTypeOf<ExecResult>().toMatchTypeOf<{
+      stdout: string;
+      stderr: string;
+      code: number | null;
+      killed: boolean;
+    }>();
+    expectTypeOf<ExtensionContext>().toEqualTypeOf<{
+      readonly extensionName: string;
+      readonly cwd: string;
+      readonly session: ReadonlySessionView;
+      readonly signal: AbortSignal | undefined;
+    }>();
+  });
+
+  it("infers tool arguments from the zod parameters", () => {
+    (arbor: ExtensionAPI) =>
+      arbor.registerTool({
+        name: "read",
+        description: "Reads a file",
+        parameters: z.object({ path: z.string(), limit: z.number().default(10) }),
+        execute(args, ctx) {
+          expectTypeOf(args).toEqualTypeOf<{ path: string; limit: number }>();
+          expectTypeOf(ctx).toEqualTypeOf<ToolExecutionContext>();
+          expectTypeOf(ctx.toolCallId).toEqualTypeOf<string>();
+          return { content: [{ type: "text", text: args.path }], details: { size: 1 } };
+        },
+      });
+  });
+});
+
+describe("ReadonlySessionView and ExtensionHost", () => {
+  it("is satisfied by a session-store Session", () => {
+    expectTypeOf<Session>().toMatchTypeOf<ReadonlySessionView>();
+    expectTypeOf<ReadonlySessionView>().toEqualTypeOf<{
+      getHeader(): SessionHeader;
+      getLeafId(): string | null;
+      getEntry(id: string): SessionEntry | undefined;
+      getChildren(parentId: string): SessionEntry[];
+      getBranch(fromId?: string | null): SessionEntry[];
+      getTree(): SessionTreeNode[];
+      getLabel(id: string): string | undefined;
+      getEntries(): SessionEntry[];
+      getTitle(): string | undefined;
+    }>();
+  });
+
+  it("keeps the host's side-effect methods", () => {
+    expectTypeOf<ExtensionHost>().toEqualTypeOf<{
+      readonly session: ReadonlySessionView;
+      sendMessage(message: CustomMessageInput, options: SendMessageOptions): Promise<void>;
+      sendUserMessage(content: UserMessageContent, options: SendUserMessageOptions): Promise<void>;
+      appendEntry(customType: string, data: unknown): Promise<string>;
+      setLabel(entryId: string, label: string | undefined): Promise<void>;
+      setTitle(title: string): Promise<void>;
+    }>();
+  });
+});
+
+describe("ExtensionRunner", () => {
+  it("resolves emit to each event's outcome", () => {
+    const runner = new ExtensionRunner({ cwd: "/p" });
+    expectTypeOf(
+      runner.emit({ type: "tool_call", toolCallId: "", toolName: "", input: {} }),
+    ).toEqualTypeOf<Promise<ToolCallOutcome>>();
+    expectTypeOf(
+      runner.emit({
+        type: "tool_result",
+        toolCallId: "",
+        toolName: "",
+        input: {},
+        content: [],
+        isError: false,
+      }),
+    ).toEqualTypeOf<Promise<ToolResultOutcome>>();
+    expectTypeOf(runner.emit({ type: "context", messages: [] })).toEqualTypeOf<
+      Promise<ContextOutcome>
+    >();
+    expectTypeOf(
+      runner.emit({ type: "before_agent_start", prompt: "", systemPrompt: "" }),
+    ).toEqualTypeOf<Promise<BeforeAgentStartOutcome>>();
+    expectTypeOf(
+      runner.emit({
+        type: "session_before_compact",
+        reason: "manual",
+        tokensBefore: 0,
+        messagesToSummarize: [],
+      }),
+    ).toEqualTypeOf<Promise<SummaryHookOutcome>>();
+    expectTypeOf(runner.emit({ type: "turn_start", turnIndex: 0, timestamp: 0 })).toEqualTypeOf<
+      Promise<undefined>
+    >();
+    expectTypeOf<ToolCallOutcome>().toEqualTypeOf<
+      { blocked: false } | { blocked: true; reason: string; extensionName: string }
+    >();
+  });
+
+  it("keeps the loading, registry and execution methods", () => {
+    const runner = new ExtensionRunner({
+      cwd: "/p",
+      homeDir: "/h",
+      paths: [],
+      packages: [],
+      handlerTimeoutMs: 1,
+    });
+    expectTypeOf(runner.loadAll()).toEqualTypeOf<Promise<LoadedExtension[]>>();
+    expectTypeOf(runner.addExtension).parameters.toEqualTypeOf<[string, ExtensionFactory]>();
+    expectTypeOf(runner.getTools()).toEqualTypeOf<RegisteredTool[]>();
+    expectTypeOf(runner.getCommands()).toEqualTypeOf<RegisteredCommand[]>();
+    expectTypeOf(runner.executeTool("t", {}, { toolCallId: "c" })).toEqualTypeOf<
+      Promise<ToolExecutionResult>
+    >();
+    expectTypeOf(runner.runCommand("c", "")).toEqualTypeOf<Promise<CommandOutcome>>();
+    expectTypeOf(runner.bindHost).parameters.toEqualTypeOf<[ExtensionHost | undefined]>();
+    expectTypeOf(runner.onError).returns.toEqualTypeOf<() => void>();
+    expectTypeOf<RegisteredTool["jsonSchema"]>().toEqualTypeOf<Record<string, unknown>>();
+  });
+});
