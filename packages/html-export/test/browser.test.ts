@@ -108,6 +108,13 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     expect(inView?.y ?? 9999).toBeLessThan(860);
     await watched.page.screenshot({ path: `${ARTIFACTS}branched-other-path.png` });
 
+    // Arrow keys in the sidebar walk the rows and open each entry's path.
+    await watched.page.focus(".tree-scroll");
+    await watched.page.keyboard.press("ArrowUp");
+    const above = await watched.page.locator(".tree-row.selected").getAttribute("data-id");
+    expect(above).not.toBe(otherId);
+    expect(await pathShown(watched)).toEqual(pathIds(data, above as string));
+
     // The fork switch on a branching entry moves to a sibling branch's newest leaf.
     const forkCard = watched.page.locator("article.entry.fork").first();
     await forkCard.scrollIntoViewIfNeeded();

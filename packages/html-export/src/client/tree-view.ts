@@ -40,6 +40,9 @@ export class TreeView {
     this.element = el("div", "tree");
     this.scroller = el("div", "tree-scroll");
     this.scroller.setAttribute("role", "tree");
+    this.scroller.setAttribute("aria-label", "Session tree");
+    this.scroller.tabIndex = 0;
+    this.scroller.addEventListener("keydown", (event) => this.handleKey(event));
     this.inner = el("div", "tree-inner");
     this.scroller.append(this.inner);
     this.element.append(this.scroller);
@@ -171,6 +174,21 @@ export class TreeView {
     if (label) node.append(el("span", "label", label));
     node.append(el("span", "text", this.summary(index)));
     return node;
+  }
+
+  // Arrow keys walk the visible rows and open each one, as clicking would.
+  private handleKey(event: KeyboardEvent): void {
+    const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 };
+    let row: number | undefined;
+    if (event.key === "Home") row = 0;
+    else if (event.key === "End") row = this.rows.length - 1;
+    else if (steps[event.key] !== undefined) {
+      const current = this.rowOf.get(this.state.selected) ?? -1;
+      row = Math.min(this.rows.length - 1, Math.max(0, current + (steps[event.key] as number)));
+    }
+    if (row === undefined || this.rows.length === 0) return;
+    event.preventDefault();
+    this.onSelect(this.rows[row] as number);
   }
 
   private handleClick(event: Event): void {
