@@ -45,10 +45,16 @@ async function measure(): Promise<void> {
     maxRetries: 0,
     logLevel: "off",
   });
-  const openaiModel = createOpenAIChatModel({ model: "openai/gpt-4.1", client: openaiClient });
+  // The adapters build their own clients, byte-level idle tracking included, as in production.
+  const openaiModel = createOpenAIChatModel({
+    model: "openai/gpt-4.1",
+    apiKey: "bench",
+    baseURL: server.openaiBaseURL,
+  });
   const anthropicModel = createAnthropicMessagesModel({
     model: "anthropic/claude-haiku-4-5",
-    client: anthropicClient,
+    apiKey: "bench",
+    baseURL: server.anthropicBaseURL,
   });
   const messages = [{ role: "user" as const, content: "bench" }];
 

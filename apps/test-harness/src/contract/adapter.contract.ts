@@ -219,6 +219,19 @@ export function describeAdapterContract(adapter: AdapterUnderTest): void {
       expect(server.requests).toHaveLength(0);
     });
 
+    it("counts keep-alive bytes as activity for the idle timeout", async () => {
+      const slow = await FakeProviderServer.start({ keepAliveMs: 40 });
+      try {
+        slow.script({ blocks: [{ type: "text", text: "ab" }], chunkSize: 1, delayMs: 350 });
+        const { events } = await collectStream(
+          adapter.create(slow, { idleTimeoutMs: 200 }).stream(REQUEST),
+        );
+        expect(events.at(-1)).toEqual({ type: "done", reason: "stop" });
+      } finally {
+        await slow.close();
+      }
+    });
+
     it("drops the connection when the idle timeout fires", async () => {
       const { events } = await run(
         {

@@ -7,6 +7,7 @@ import {
   scriptErrorMessage,
   scriptedResponseSchema,
 } from "@arbor/providers/test";
+import { encodeSseEvent } from "../sse.js";
 import { anthropicEncoder, openaiEncoder, type WireEncoder } from "./wire-encoders.js";
 import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
@@ -36,6 +37,8 @@ export interface FakeProviderServerOptions {
   port?: number;
   /** Adds pings after every delta and an unknown event type to Anthropic streams. */
   anthropicNoise?: boolean;
+  /** While a stream is open, send a keep-alive (Anthropic `ping`, OpenAI SSE comment) this often. */
+  keepAliveMs?: number;
   /** Answers calls once the script is used up (e.g. an echo for manual use); without it they get a 500. */
   fallback?: (body: Record<string, unknown>, api: FakeApi) => ScriptedResponseInput;
 }
@@ -61,12 +64,14 @@ export class FakeProviderServer {
   readonly #queue: ScriptedResponse[] = [];
   readonly #noise: boolean;
   readonly #fallback: FakeProviderServerOptions["fallback"];
+  readonly #keepAliveMs: number | undefined;
   readonly #disconnectWaiters: Array<() => void> = [];
   #url = "";
 
   private constructor(options: FakeProviderServerOptions) {
     this.#noise = options.anthropicNoise ?? false;
     this.#fallback = options.fallback;
+    this.#keepAliveMs = options.keepAliveMs;
     this.script(...(options.responses ?? []));
     this.#server = createServer((req, res) => void this.#handle(req, res));
     this.#server.on("connection", (socket) => {
@@ -248,6 +253,14 @@ export class FakeProviderServer {
       ...jsonHeaders(api),
     });
     res.flushHeaders();
+    if (this.#keepAliveMs !== undefined) {
+      const frame =
+        api === "anthropic" ? encodeSseEvent('{"type": "ping"}', "ping") : ": keep-alive\n\n";
+      const timer = setInterval(() => {
+        if (!res.writableEnded && !res.destroyed) res.write(frame);
+      }, this.#keepAliveMs);
+      res.on("close", () => clearInterval(timer));
+    }
     if (first?.op === "fault") {
       // Only `malformed` reaches here: a broken frame as the very first thing on the wire.
       res.end(encoder.malformed());

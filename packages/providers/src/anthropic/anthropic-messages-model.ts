@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { ActivityFetch } from "../adapter/activity-fetch.js";
 import { BlockBuilder } from "../adapter/block-builder.js";
 import { classifyProviderError } from "../adapter/classify-error.js";
 import { resolveModelInfo } from "../adapter/model-info.js";
@@ -24,7 +25,7 @@ export interface AnthropicMessagesModelOptions {
   client?: Anthropic;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
-  /** Fail with `timeout` when no event arrives for this long. Default 60 000 ms; 0 disables. */
+  /** Fail with `timeout` when no bytes arrive for this long. Default 60 000 ms; 0 disables. */
   idleTimeoutMs?: number;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
@@ -47,6 +48,8 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
       `createAnthropicMessagesModel(${info.id}) needs an apiKey or a client; pass one explicitly (Arbor never reads the environment)`,
     );
   }
+  // A client Arbor builds reports raw bytes to the idle timer; a caller's client reports events only.
+  const activity = options.client === undefined ? new ActivityFetch(options.fetch) : undefined;
   const client =
     options.client ??
     new Anthropic({
@@ -56,10 +59,10 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesModelOpti
       maxRetries: 0,
       logLevel: "off",
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(activity ? { fetch: activity.fetch } : {}),
     });
   const idleMs = options.idleTimeoutMs ?? 60_000;
-  return { info, stream: (request) => streamAnthropic(client, info, request, idleMs) };
+  return { info, stream: (request) => streamAnthropic(client, activity, info, request, idleMs) };
 }
 
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
@@ -74,11 +77,13 @@ const STOP_REASONS: Readonly<Record<string, StopReason>> = {
 
 async function* streamAnthropic(
   client: Anthropic,
+  activity: ActivityFetch | undefined,
   info: ModelInfo,
   request: ModelRequest,
   idleMs: number,
 ): AsyncGenerator<ModelEvent> {
   const guard = new StreamGuard(request.signal, idleMs);
+  const trackedBytes = activity?.track(() => guard.touch());
   const blocks = new BlockBuilder();
   const out = blocks.out;
   // Anthropic block index -> whether Arbor tracks it (server tools etc. are skipped).
@@ -89,7 +94,10 @@ async function* streamAnthropic(
   let invalid: ModelErrorEvent | undefined;
   try {
     const body = toAnthropicRequest(info, request);
-    const stream = await client.messages.create(body, { signal: guard.controller.signal });
+    const stream = await client.messages.create(body, {
+      signal: guard.controller.signal,
+      ...(trackedBytes ? { headers: trackedBytes.headers } : {}),
+    });
     guard.touch();
     let started = false;
     for await (const event of stream as AsyncIterable<StreamEvent>) {
@@ -185,5 +193,6 @@ async function* streamAnthropic(
     yield guard.outcomeEvent() ?? classifyProviderError(error);
   } finally {
     guard.dispose();
+    trackedBytes?.release();
   }
 }

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { ActivityFetch } from "../adapter/activity-fetch.js";
 import { BlockBuilder } from "../adapter/block-builder.js";
 import { classifyProviderError } from "../adapter/classify-error.js";
 import { resolveModelInfo } from "../adapter/model-info.js";
@@ -49,6 +50,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       `createOpenAIChatModel(${info.id}) needs an apiKey or a client; pass one explicitly (Arbor never reads the environment)`,
     );
   }
+  // A client Arbor builds reports raw bytes to the idle timer; a caller's client reports events only.
+  const activity = options.client === undefined ? new ActivityFetch(options.fetch) : undefined;
   const client =
     options.client ??
     new OpenAI({
@@ -57,13 +60,13 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       maxRetries: 0,
       logLevel: "off",
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(activity ? { fetch: activity.fetch } : {}),
     });
   const idleMs = options.idleTimeoutMs ?? 60_000;
   const maxTokensField = options.maxTokensField ?? "max_completion_tokens";
   return {
     info,
-    stream: (request) => streamOpenAI(client, info, request, idleMs, maxTokensField),
+    stream: (request) => streamOpenAI(client, activity, info, request, idleMs, maxTokensField),
   };
 }
 
@@ -82,19 +85,24 @@ interface ReasoningDelta {
 
 async function* streamOpenAI(
   client: OpenAI,
+  activity: ActivityFetch | undefined,
   info: ModelInfo,
   request: ModelRequest,
   idleMs: number,
   maxTokensField: "max_completion_tokens" | "max_tokens",
 ): AsyncGenerator<ModelEvent> {
   const guard = new StreamGuard(request.signal, idleMs);
+  const tracked = activity?.track(() => guard.touch());
   const blocks = new BlockBuilder();
   const out = blocks.out;
   let finish: string | undefined;
   let usage: Usage | undefined;
   try {
     const body = toOpenAIRequest(info, request, maxTokensField);
-    const stream = await client.chat.completions.create(body, { signal: guard.controller.signal });
+    const stream = await client.chat.completions.create(body, {
+      signal: guard.controller.signal,
+      ...(tracked ? { headers: tracked.headers } : {}),
+    });
     guard.touch();
     let started = false;
     for await (const chunk of stream as AsyncIterable<Chunk>) {
@@ -166,6 +174,7 @@ async function* streamOpenAI(
     yield guard.outcomeEvent() ?? classifyProviderError(error);
   } finally {
     guard.dispose();
+    tracked?.release();
   }
 }
 
