@@ -609,7 +609,14 @@ describe("ExtensionRunner host methods", () => {
   it("forwards session actions to the host and checks their arguments", async () => {
     const host = await FakeExtensionHost.create();
     let api: Parameters<ExtensionFactory>[0] | undefined;
-    const { runner } = await withExtensions({ actor: (arbor) => void (api = arbor) }, { host });
+    const { runner } = await withExtensions(
+      {
+        actor: (arbor) => {
+          api = arbor;
+        },
+      },
+      { host },
+    );
     if (!api) throw new Error("not loaded");
     await api.sendMessage(
       { customType: "note", content: "hi", display: true },

@@ -1,28 +1,20 @@
-import { resolve } from "node:path";
 import { z } from "zod";
-import {
-  customMessageInputSchema,
-  type ToolResultContent,
-  toolExecuteResultSchema,
-  userMessageContentSchema,
-} from "./content.js";
+import { type ToolResultContent, toolExecuteResultSchema } from "./content.js";
 import { type DiscoveryProblem, discoverExtensions, type ExtensionSource } from "./discovery.js";
 import { describeError, ExtensionApiError } from "./errors.js";
 import { startFold } from "./event-precedence.js";
 import { type ExtensionEventOutcomeMap, extensionEventResultSchemas } from "./event-results.js";
 import type { ExtensionErrorEvent, ExtensionEvent, ExtensionEventName } from "./events.js";
-import { execCommand } from "./exec.js";
 import type {
-  ExtensionAPI,
   ExtensionCommandDefinition,
   ExtensionContext,
   ExtensionFactory,
-  ExtensionHandler,
   ExtensionHost,
   ExtensionToolDefinition,
   ReadonlySessionView,
   ToolExecutionContext,
 } from "./extension-api.js";
+import { createExtensionApi } from "./extension-api-binding.js";
 import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
 import { validateCommand, validateTool } from "./registration.js";
 import type {
@@ -314,11 +306,14 @@ export class ExtensionRunner {
       pendingTools: [],
       pendingCommands: [],
     };
-    const call = await callWithTimeout(
-      () => factory(this.createApi(record)),
-      this.timeoutMs,
-      this.timers,
-    );
+    const api = createExtensionApi(record, {
+      cwd: this.cwd,
+      host: () => this.requireHost(),
+      session: () => this.sessionView(),
+      addTool: (tool) => this.addTool(record, tool),
+      addCommand: (name, command) => this.addCommand(record, name, command),
+    });
+    const call = await callWithTimeout(() => factory(api), this.timeoutMs, this.timers);
     if (call.status !== "ok") {
       record.state = "failed";
       if (call.status === "timeout")
@@ -343,66 +338,6 @@ export class ExtensionRunner {
     for (const { name, command } of record.pendingCommands.splice(0))
       this.addCommand(record, name, command);
     return this.describe(record);
-  }
-
-  private createApi(record: ExtensionRecord): ExtensionAPI {
-    const runner = this;
-    const host = () => this.requireHost();
-    return {
-      extensionName: record.name,
-      cwd: this.cwd,
-      get session() {
-        return runner.sessionView();
-      },
-      on<K extends ExtensionEventName>(event: K, handler: ExtensionHandler<K>) {
-        if (typeof handler !== "function")
-          throw new ExtensionApiError(
-            "invalid_input",
-            `the handler for ${event} is not a function`,
-          );
-        const list = record.handlers.get(event) ?? [];
-        list.push(handler as unknown as ExtensionHandler<ExtensionEventName>);
-        record.handlers.set(event, list);
-      },
-      sendMessage: async (message, options = {}) => {
-        const checked = check(customMessageInputSchema, message, "sendMessage: the message");
-        const delivery = check(sendMessageOptionsSchema, options, "sendMessage: the options");
-        await host().sendMessage(checked, delivery);
-      },
-      sendUserMessage: async (content, options = {}) => {
-        const checked = check(userMessageContentSchema, content, "sendUserMessage: the content");
-        const delivery = check(
-          sendUserMessageOptionsSchema,
-          options,
-          "sendUserMessage: the options",
-        );
-        await host().sendUserMessage(checked, delivery);
-      },
-      appendEntry: async (customType, data) => {
-        check(nonEmpty, customType, "appendEntry: the customType");
-        return host().appendEntry(customType, data);
-      },
-      registerTool: (tool) => {
-        const definition = tool as unknown as ExtensionToolDefinition;
-        if (record.state === "loading") record.pendingTools.push(definition);
-        else if (record.state === "active") this.addTool(record, definition);
-      },
-      registerCommand: (name, command) => {
-        if (record.state === "loading") record.pendingCommands.push({ name, command });
-        else if (record.state === "active") this.addCommand(record, name, command);
-      },
-      setLabel: async (entryId, label) => {
-        check(nonEmpty, entryId, "setLabel: the entry id");
-        check(z.string().optional(), label, "setLabel: the label");
-        await host().setLabel(entryId, label);
-      },
-      setTitle: async (title) => {
-        check(z.string().trim().min(1), title, "setTitle: the title");
-        await host().setTitle(title);
-      },
-      exec: (command, args = [], options = {}) =>
-        execCommand(command, args, { ...options, cwd: resolve(this.cwd, options.cwd ?? ".") }),
-    };
   }
 
   private addTool(record: ExtensionRecord, definition: ExtensionToolDefinition): void {
@@ -534,25 +469,6 @@ export class ExtensionRunner {
       }
     }
   }
-}
-
-const nonEmpty = z.string().min(1);
-const sendMessageOptionsSchema = z.strictObject({
-  triggerTurn: z.boolean().optional(),
-  deliverAs: z.enum(["steer", "followUp", "nextTurn"]).optional(),
-});
-const sendUserMessageOptionsSchema = z.strictObject({
-  deliverAs: z.enum(["steer", "followUp"]).optional(),
-});
-
-function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success)
-    throw new ExtensionApiError(
-      "invalid_input",
-      `${what} is invalid: ${z.prettifyError(parsed.error)}`,
-    );
-  return parsed.data;
 }
 
 function errorResult(text: string): ToolExecutionResult {

@@ -11,7 +11,13 @@ function manualTimers() {
     },
     clearTimeout: (handle) => void armed.delete(handle as number),
   };
-  return { timers, armed, fire: () => [...armed.values()].forEach((callback) => callback()) };
+  return {
+    timers,
+    armed,
+    fire: () => {
+      for (const callback of [...armed.values()]) callback();
+    },
+  };
 }
 
 describe("callWithTimeout", () => {

@@ -1,0 +1,102 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import { customMessageInputSchema, userMessageContentSchema } from "./content.js";
+import { ExtensionApiError } from "./errors.js";
+import type { ExtensionEventName } from "./events.js";
+import { execCommand } from "./exec.js";
+import type {
+  ExtensionAPI,
+  ExtensionCommandDefinition,
+  ExtensionHandler,
+  ExtensionHost,
+  ExtensionToolDefinition,
+  ReadonlySessionView,
+} from "./extension-api.js";
+import type { ExtensionRecord } from "./registry.js";
+
+/** What the runner lends an extension's API object. */
+export interface ApiBindings {
+  cwd: string;
+  /** The bound host; throws `host_unavailable` when there is none. */
+  host(): ExtensionHost;
+  /** A copying view of the host's session; throws like `host`. */
+  session(): ReadonlySessionView;
+  addTool(tool: ExtensionToolDefinition): void;
+  addCommand(name: string, command: ExtensionCommandDefinition): void;
+}
+
+/**
+ * Builds the {@link ExtensionAPI} one extension's factory receives. Arguments are checked
+ * here, so a malformed call rejects in the extension that made it and never reaches the
+ * host. Tools and commands registered while the factory runs wait until it succeeds.
+ */
+export function createExtensionApi(record: ExtensionRecord, bindings: ApiBindings): ExtensionAPI {
+  const { cwd, host } = bindings;
+  return {
+    extensionName: record.name,
+    cwd,
+    get session() {
+      return bindings.session();
+    },
+    on<K extends ExtensionEventName>(event: K, handler: ExtensionHandler<K>) {
+      if (typeof handler !== "function")
+        throw new ExtensionApiError("invalid_input", `the handler for ${event} is not a function`);
+      const list = record.handlers.get(event) ?? [];
+      list.push(handler as unknown as ExtensionHandler<ExtensionEventName>);
+      record.handlers.set(event, list);
+    },
+    sendMessage: async (message, options = {}) => {
+      const checked = check(customMessageInputSchema, message, "sendMessage: the message");
+      const delivery = check(sendMessageOptionsSchema, options, "sendMessage: the options");
+      await host().sendMessage(checked, delivery);
+    },
+    sendUserMessage: async (content, options = {}) => {
+      const checked = check(userMessageContentSchema, content, "sendUserMessage: the content");
+      const delivery = check(sendUserMessageOptionsSchema, options, "sendUserMessage: the options");
+      await host().sendUserMessage(checked, delivery);
+    },
+    appendEntry: async (customType, data) => {
+      check(nonEmpty, customType, "appendEntry: the customType");
+      return host().appendEntry(customType, data);
+    },
+    registerTool: (tool) => {
+      const definition = tool as unknown as ExtensionToolDefinition;
+      if (record.state === "loading") record.pendingTools.push(definition);
+      else if (record.state === "active") bindings.addTool(definition);
+    },
+    registerCommand: (name, command) => {
+      if (record.state === "loading") record.pendingCommands.push({ name, command });
+      else if (record.state === "active") bindings.addCommand(name, command);
+    },
+    setLabel: async (entryId, label) => {
+      check(nonEmpty, entryId, "setLabel: the entry id");
+      check(z.string().optional(), label, "setLabel: the label");
+      await host().setLabel(entryId, label);
+    },
+    setTitle: async (title) => {
+      check(z.string().trim().min(1), title, "setTitle: the title");
+      await host().setTitle(title);
+    },
+    exec: (command, args = [], options = {}) =>
+      execCommand(command, args, { ...options, cwd: resolve(cwd, options.cwd ?? ".") }),
+  };
+}
+
+const nonEmpty = z.string().min(1);
+const sendMessageOptionsSchema = z.strictObject({
+  triggerTurn: z.boolean().optional(),
+  deliverAs: z.enum(["steer", "followUp", "nextTurn"]).optional(),
+});
+const sendUserMessageOptionsSchema = z.strictObject({
+  deliverAs: z.enum(["steer", "followUp"]).optional(),
+});
+
+function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new ExtensionApiError(
+      "invalid_input",
+      `${what} is invalid: ${z.prettifyError(parsed.error)}`,
+    );
+  return parsed.data;
+}
