@@ -195,6 +195,9 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     expect(await watched.page.textContent(`#entry-${target?.id}`)).toContain(
       "Where is the Zebrafish parser?",
     );
+    const hits = watched.page.locator(`#entry-${target?.id} mark.hit`);
+    expect(await hits.allTextContents()).toEqual(["Zebrafish", "parser"]);
+    await watched.page.screenshot({ path: `${ARTIFACTS}search.png` });
     await watched.page.fill("input.search", "no-such-word-anywhere");
     await expect.poll(() => statusCount(watched)).toBe(0);
     await finish(watched);

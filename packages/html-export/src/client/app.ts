@@ -3,6 +3,7 @@ import type { PageData } from "../page-data.js";
 import { el, formatTime, formatTokens } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
 import { type RenderContext, renderEntry } from "./render-entry.js";
+import { markMatches } from "./search-highlight.js";
 import { TreeView } from "./tree-view.js";
 
 type Filter = "default" | "no-tools" | "user-only" | "labeled" | "all";
@@ -156,6 +157,7 @@ search.addEventListener("input", () => {
   searchTimer = window.setTimeout(() => {
     query = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     refreshTree();
+    for (const index of rendered) markMatches(cards.get(index) as HTMLElement, query);
   }, 120);
 });
 
@@ -221,6 +223,7 @@ function fill(index: number): void {
   observer.unobserve(card);
   card.classList.remove("pending");
   renderEntry(entries[index] as Json, card, context(index));
+  if (query.length > 0) markMatches(card, query);
 }
 
 function pathTo(index: number): number[] {
