@@ -17,6 +17,14 @@ export interface PreparedPattern extends MatcherPattern {
   stable: RegExp | undefined;
   /** The pattern as written, tested on the whole text at block end. */
   original: RegExp;
+  /** The pattern as written with the `g` flag, for a block-end scan from an offset. */
+  originalFrom: RegExp;
+  /**
+   * How block end is decided: `settled` when the stable form is the pattern itself (the
+   * last delta already decided it), `window` when only a match ending at the very end can
+   * differ, `full` otherwise.
+   */
+  blockEnd: "settled" | "window" | "full";
   /** Finds the earliest start that could still grow into a match (`g` flag), if known. */
   viable: RegExp | undefined;
   /** Position in the list given to {@link preparePatterns}; reports follow this order. */
@@ -39,7 +47,16 @@ export function preparePatterns(patterns: readonly MatcherPattern[]): PreparedPa
       analysis.viableSource === undefined || Number.isFinite(analysis.reach)
         ? undefined
         : new RegExp(analysis.viableSource, `${p.flags}g`);
-    return { ...p, analysis, stable, original, order, viable };
+    const blockEnd =
+      analysis.stableSource === p.source
+        ? "settled"
+        : analysis.stableSource === undefined ||
+            analysis.hasGroupReferences ||
+            /\(\?<?!/.test(p.source)
+          ? "full"
+          : "window";
+    const originalFrom = new RegExp(p.source, `${p.flags}g`);
+    return { ...p, analysis, stable, original, originalFrom, blockEnd, order, viable };
   });
 }
 
@@ -63,6 +80,8 @@ interface Group {
   reach: number;
   /** Whether some unbounded member is line-local, and whether some is not. */
   unboundedLineLocal: boolean;
+  /** Whether some unbounded line-local member has no viable-start pattern. */
+  lineOnly: boolean;
   unboundedMultiLine: boolean;
   /** Characters left of a scan start that assertions and lookbehinds may read. */
   margin: number;
@@ -90,15 +109,18 @@ function buildGroup(members: PreparedPattern[], viableFrom = 0): Group {
     lineLocalReach: -1,
     reach: -1,
     unboundedLineLocal: false,
+    lineOnly: false,
     unboundedMultiLine: false,
     margin: 1,
   };
-  for (const { analysis: a } of members) {
+  for (const { analysis: a, viable } of members) {
     if (Number.isFinite(a.reach)) {
       if (a.lineLocal) group.lineLocalReach = Math.max(group.lineLocalReach, a.reach);
       else group.reach = Math.max(group.reach, a.reach);
-    } else if (a.lineLocal) group.unboundedLineLocal = true;
-    else group.unboundedMultiLine = true;
+    } else if (a.lineLocal) {
+      if (viable) group.unboundedLineLocal = true;
+      else group.lineOnly = true;
+    } else group.unboundedMultiLine = true;
     group.margin = Math.max(group.margin, a.lookbehind + 1);
   }
   return group;
@@ -115,6 +137,7 @@ function windowStart(g: Group, length: number, lineStart: number): number {
   if (g.lineLocalReach >= 0)
     start = Math.min(start, Math.max(lineStart, length - g.lineLocalReach));
   if (g.reach >= 0) start = Math.min(start, length - g.reach);
+  if (g.lineOnly) start = Math.min(start, lineStart);
   if (g.unboundedLineLocal) start = Math.min(start, Math.max(lineStart, g.viableFrom));
   if (g.unboundedMultiLine) start = Math.min(start, g.viableFrom);
   return Math.max(0, start);
@@ -216,11 +239,23 @@ export class StreamMatcher {
    * very end are decided).
    */
   finish(): string[] {
-    const text = this.text();
     const fired: PreparedPattern[] = [];
-    for (const p of [...this.groups.flatMap((g) => g.members), ...this.blockEndOnly]) {
-      if (p.original.test(text)) fired.push(p);
+    let text: string | undefined;
+    const full = (p: PreparedPattern) => p.original.test((text ??= this.text()));
+    for (const group of this.groups) {
+      const from = windowStart(group, this.length, this.lineStart) - this.tailBase;
+      for (const p of group.members) {
+        if (!this.checked || p.blockEnd === "full") {
+          if (full(p)) fired.push(p);
+        } else if (p.blockEnd === "window") {
+          // The stable form differs only by assertions at the very end (`$`, `\b`), so a
+          // new match ends at the end and starts inside the scan window.
+          p.originalFrom.lastIndex = from;
+          if (p.originalFrom.test(this.tail)) fired.push(p);
+        }
+      }
     }
+    for (const p of this.blockEndOnly) if (full(p)) fired.push(p);
     this.retire(fired);
     return keysOf(fired);
   }
