@@ -241,7 +241,10 @@ export class StreamMatcher {
   finish(): string[] {
     const fired: PreparedPattern[] = [];
     let text: string | undefined;
-    const full = (p: PreparedPattern) => p.original.test((text ??= this.text()));
+    const full = (p: PreparedPattern) => {
+      text ??= this.text();
+      return p.original.test(text);
+    };
     for (const group of this.groups) {
       const from = windowStart(group, this.length, this.lineStart) - this.tailBase;
       for (const p of group.members) {
