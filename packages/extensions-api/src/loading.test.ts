@@ -58,7 +58,7 @@ export default function (arbor: ExtensionAPI): void {
   arbor.registerTool({
     name: "greet",
     description: "Greets",
-    parameters: z.object({ who: z.string() }),
+    parameters: z.object({ who: z.string().describe("whom to greet") }),
     execute: (args) => ({ content: \`\${options.greeting} \${args.who}\` }),
   });
 }
@@ -76,6 +76,9 @@ export default function (arbor: ExtensionAPI): void {
     ]);
     expect(await runner.executeTool("greet", { who: "you" }, { toolCallId: "t" })).toMatchObject({
       content: [{ type: "text", text: "hello you" }],
+    });
+    expect(runner.getTools()[0]?.jsonSchema).toMatchObject({
+      properties: { who: { type: "string", description: "whom to greet" } },
     });
     const trace: string[] = [];
     (globalThis as { __arborTrace?: string[] }).__arborTrace = trace;
