@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { loadClientAsset } from "./client-asset.js";
 import { embedJson } from "./embed-json.js";
 import { buildPageData } from "./page-data.js";
+import { escapeHtml, renderPageHeader } from "./page-header.js";
 import { readSessionSnapshot } from "./read-session-file.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 
@@ -12,10 +13,6 @@ export interface ExportHtmlOptions {
   title?: string;
   /** Clock seam for the "exported at" stamp. */
   now?: () => Date;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 // The bundled script holds `<!--`, `<script` and `</script` only inside string and regex
@@ -63,7 +60,7 @@ export function exportSessionToHtml(
 <style>${inlineStyle(asset.style)}</style>
 </head>
 <body>
-<div id="app"><noscript>This page needs JavaScript to show the session.</noscript></div>
+<div id="app"><div class="layout">${renderPageHeader(data)}<noscript>This page needs JavaScript to show the session.</noscript></div></div>
 <script type="application/json" id="arbor-session">${embedJson(data)}</script>
 <script>${inlineScript(asset.script)}</script>
 </body>

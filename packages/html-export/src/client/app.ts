@@ -1,6 +1,6 @@
 import "./styles.css";
 import type { PageData } from "../page-data.js";
-import { el, formatTime, formatTokens } from "./dom.js";
+import { el, formatTime } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
 import { type RenderContext, renderEntry } from "./render-entry.js";
 import { markMatches } from "./search-highlight.js";
@@ -33,7 +33,6 @@ const indexById = new Map<string, number>();
 entries.forEach((entry, index) => {
   indexById.set(entry.id as string, index);
 });
-const leafCount = data.children.reduce((n, kids) => n + (kids.length === 0 ? 1 : 0), 0);
 
 const params = new URLSearchParams(location.search);
 let leaf = indexById.get(params.get("leafId") ?? "") ?? indexById.get(data.leafId ?? "") ?? -1;
@@ -81,41 +80,19 @@ function visible(index: number): boolean {
 
 // ---- layout -------------------------------------------------------------------------
 
+// The exporter writes the layout and its header as static HTML (so they paint early);
+// the page adds the sidebar and messages.
 const app = document.getElementById("app") as HTMLElement;
-app.replaceChildren();
-const root = el("div", "layout");
-const top = el("header", "top");
+const root = app.querySelector<HTMLElement>(".layout") ?? app.appendChild(el("div", "layout"));
+root.querySelector("noscript")?.remove();
 const sidebar = el("aside", "sidebar");
 const main = el("main", "messages");
-root.append(top, sidebar, main);
-app.append(root);
-
-function renderHeader(): void {
-  const toggle = el("button", "sidebar-toggle", "☰ Tree");
-  toggle.type = "button";
-  toggle.setAttribute("aria-label", "Show the session tree");
-  toggle.addEventListener("click", () => root.classList.toggle("sidebar-open"));
-  const title = el("h1", "title", data.title);
-  const facts = el("dl", "facts");
-  const add = (name: string, value: string) => {
-    if (!value) return;
-    const item = el("div");
-    item.append(el("dt", undefined, name), el("dd", undefined, value));
-    facts.append(item);
-  };
-  const t = data.totals;
-  add("Models", data.models.join(", ") || "none");
-  add(
-    "Tokens",
-    `${formatTokens(t.total)} (↑${formatTokens(t.input)} ↓${formatTokens(t.output)} cache ${formatTokens(t.cacheRead)}/${formatTokens(t.cacheWrite)})`,
-  );
-  add("Cost", `$${t.cost.toFixed(4)}`);
-  add("Entries", `${entries.length} · ${leafCount} branch${leafCount === 1 ? "" : "es"}`);
-  add("Started", formatTime(data.header.timestamp));
-  add("Directory", typeof data.header.cwd === "string" ? data.header.cwd : "");
-  const row = el("div", "title-row");
-  row.append(toggle, title);
-  top.append(row, facts);
+root.append(sidebar, main);
+root.querySelector(".sidebar-toggle")?.addEventListener("click", () => {
+  root.classList.toggle("sidebar-open");
+});
+for (const time of root.querySelectorAll<HTMLTimeElement>("header.top time[datetime]")) {
+  time.textContent = formatTime(time.dateTime);
 }
 
 // ---- sidebar --------------------------------------------------------------------------
@@ -342,7 +319,6 @@ main.addEventListener("click", (event) => {
 
 // ---- start ----------------------------------------------------------------------------
 
-renderHeader();
 if (leaf >= 0) {
   const fromUrl = params.has("targetId") && selected >= 0;
   // A deep-linked target off the leaf's path opens its own path instead.

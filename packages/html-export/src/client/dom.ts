@@ -1,3 +1,5 @@
+export { formatTokens } from "../format-tokens.js";
+
 /** Creates an element with an optional class and text; text is always set as text, never HTML. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -13,13 +15,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 /** Escapes text for use inside HTML markup or a double-quoted attribute. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
-/** Formats a token count compactly (1.2k, 3.4M). */
-export function formatTokens(value: number): string {
-  if (value >= 1e6) return `${(value / 1e6).toFixed(value >= 1e7 ? 0 : 1)}M`;
-  if (value >= 1e3) return `${(value / 1e3).toFixed(value >= 1e4 ? 0 : 1)}k`;
-  return String(value);
 }
 
 // One formatter for the page: `toLocaleString` builds a new one on every call.
