@@ -195,7 +195,7 @@ export default function (arbor: ExtensionAPI): void {
     await put(join(root, "elsewhere/ext.ts"), "export default () => {};\n");
     await mkdir(join(home, ".arbor"), { recursive: true });
     await symlink(join(project, ".arbor/extensions"), join(home, ".arbor/extensions"));
-    const { loaded, errors } = await loadWith({
+    const { runner, loaded, errors } = await loadWith({
       paths: ["../elsewhere/ext.ts", file, "missing.ts"],
     });
     expect(loaded.map((e) => [e.name, e.origin])).toEqual([
@@ -205,6 +205,8 @@ export default function (arbor: ExtensionAPI): void {
     expect(errors.map((e) => [e.extensionName, e.error])).toEqual([
       ["missing.ts", "no such file or directory"],
     ]);
+    expect(await runner.loadAll()).toEqual([]);
+    expect(runner.extensions).toHaveLength(2);
   });
 
   it("finds nothing, quietly, when there are no extension directories", async () => {

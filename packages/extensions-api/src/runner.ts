@@ -123,12 +123,16 @@ export class ExtensionRunner {
     return this.options.cwd;
   }
 
-  /** Discovers (see {@link discoverExtensions}) and loads every extension, in order. */
+  /**
+   * Discovers (see {@link discoverExtensions}) and loads every extension, in order. A
+   * module this runner already loaded is skipped; to reload, make a new runner.
+   */
   async loadAll(): Promise<LoadedExtension[]> {
     const { sources, problems } = await discoverExtensions(this.options);
     for (const problem of problems) this.reportProblem(problem);
     const loaded: LoadedExtension[] = [];
     for (const source of sources) {
+      if (this.records.some((record) => record.path === source.path)) continue;
       const extension = await this.load(source);
       if (extension) loaded.push(extension);
     }
