@@ -110,6 +110,23 @@ describe("fake OpenAI server, read by the official openai client", () => {
     expect(completion.choices[0]?.message.content).toBe("whole");
   });
 
+  it("applies scripted failures to non-streaming requests too", async () => {
+    server.script(
+      { error: { kind: "rate_limit", retryAfterMs: 1000 } },
+      {
+        blocks: [{ type: "text", text: "abc" }],
+        error: { kind: "invalid_response", afterDeltas: 1 },
+      },
+    );
+    const create = () =>
+      openai.chat.completions.create({
+        model: "gpt-4.1",
+        messages: [{ role: "user", content: "hi" }],
+      });
+    await expect(create()).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(create()).rejects.toThrow(/JSON/);
+  });
+
   it("sends 429 with retry-after headers the SDK exposes", async () => {
     server.script({ error: { kind: "rate_limit", retryAfterMs: 1500 } });
     const error = await openaiStream()

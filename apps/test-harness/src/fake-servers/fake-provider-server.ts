@@ -232,19 +232,17 @@ export class FakeProviderServer {
       return api === "openai" ? openaiFault(input) : anthropicFault(input);
     };
     const first = steps[0];
-    if (first?.op === "fault") {
-      const fault = faultOf(true);
-      if (fault.type === "http") return sendJson(res, fault.status, fault.body, fault.headers);
-      if (fault.type === "cut") return void res.socket?.destroy();
-      if (fault.type === "stall") return; // hold the request open until the client leaves
-      if (!streaming) return sendRaw(res, 200, "application/json", '{"id":"broken",');
-    }
-    if (!streaming) {
+    // Without a stream (or before it opens) every fault is a whole-response fault.
+    if (!streaming || first?.op === "fault") {
       const fault = steps.some((step) => step.op === "fault") ? faultOf(true) : undefined;
       if (fault?.type === "http") return sendJson(res, fault.status, fault.body, fault.headers);
       if (fault?.type === "cut") return void res.socket?.destroy();
-      if (fault?.type === "stall") return;
-      return sendJson(res, 200, encoder.complete(steps), jsonHeaders(api));
+      if (fault?.type === "stall") return; // hold the request open until the client leaves
+      if (!streaming) {
+        return fault?.type === "malformed"
+          ? sendRaw(res, 200, "application/json", '{"id":"broken",')
+          : sendJson(res, 200, encoder.complete(steps), jsonHeaders(api));
+      }
     }
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
