@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,21 @@ import { execCommand } from "./exec.js";
 import { ExtensionRunner } from "./runner.js";
 
 const node = process.execPath;
+
+/** Alive and not a zombie (a container's init may never reap an orphan). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
+  }
+}
 
 describe("execCommand", () => {
   it("collects stdout, stderr and the exit code", async () => {
@@ -40,6 +56,21 @@ describe("execCommand", () => {
     });
     expect(result).toMatchObject({ killed: true, timedOut: true, code: null });
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("kills the processes the program started, too", async () => {
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+      "console.log(child.pid);",
+      "setInterval(() => {}, 1000);",
+    ].join(" ");
+    const result = await execCommand(node, ["-e", script], { timeoutMs: 1000 });
+    expect(result.killed).toBe(true);
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(isRunning(grandchild)).toBe(false);
   });
 
   it("escalates to SIGKILL when the process ignores SIGTERM", async () => {

@@ -209,6 +209,30 @@ export default function (arbor: ExtensionAPI): void {
     expect(runner.extensions).toHaveLength(2);
   });
 
+  it("orders sources: explicit paths, project, packages, home", async () => {
+    await put(join(home, ".arbor/extensions/from-home.js"), "export default () => {};\n");
+    await put(join(project, ".arbor/extensions/from-project.js"), "export default () => {};\n");
+    await put(
+      join(project, "node_modules/from-package/package.json"),
+      JSON.stringify({ name: "from-package", arbor: { extensions: ["./x.js"] } }),
+    );
+    await put(join(project, "node_modules/from-package/x.js"), "export default () => {};\n");
+    await put(join(project, "tools/from-path.ts"), "export default () => {};\n");
+    const { sources, problems } = await discoverExtensions({
+      cwd: project,
+      homeDir: home,
+      packages: ["from-package"],
+      paths: ["tools/from-path.ts"],
+    });
+    expect(problems).toEqual([]);
+    expect(sources.map((s) => [s.name, s.origin])).toEqual([
+      ["from-path", "path"],
+      ["from-project", "project"],
+      ["from-package", "package"],
+      ["from-home", "home"],
+    ]);
+  });
+
   it("finds nothing, quietly, when there are no extension directories", async () => {
     expect(await discoverExtensions({ cwd: project, homeDir: home })).toEqual({
       sources: [],
