@@ -70,6 +70,19 @@ describe("buildPageData", () => {
     expect(data.title).toBe("Session h");
   });
 
+  it("breaks parent cycles so every entry is shown once and every path ends", () => {
+    const { roots, children, parent } = buildTree([
+      at("a", null),
+      at("b", "c"),
+      at("c", "b"),
+      at("d", "d"),
+      at("e", "c"),
+    ]);
+    expect(roots).toEqual([0, 3, 1]);
+    expect(parent).toEqual([-1, -1, 1, -1, 2]);
+    expect(children).toEqual([[], [2], [4], [], []]);
+  });
+
   it("marks aborted attempts, telling stream-rule cuts from user aborts", () => {
     const aborted = { message: { role: "assistant", content: [], stopReason: "aborted" } };
     const entries = [

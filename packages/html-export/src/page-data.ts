@@ -74,9 +74,36 @@ export function buildTree(entries: SessionSnapshotEntry[]): {
     children[p]?.push(index);
     return p;
   });
+  breakCycles(roots, children, parent);
   sortByTime(roots, times);
   for (const list of children) if (list.length > 1) sortByTime(list, times);
   return { roots, children, parent };
+}
+
+// Entries caught in a parent cycle (a → b → a) are unreachable from any root; the first
+// of each such group in file order becomes a root, so every entry is shown once and
+// every walk up the tree ends.
+function breakCycles(roots: number[], children: number[][], parent: number[]): void {
+  const seen = new Uint8Array(parent.length);
+  const visit = (start: number) => {
+    const stack = [start];
+    while (stack.length > 0) {
+      const index = stack.pop() as number;
+      if (seen[index]) continue;
+      seen[index] = 1;
+      for (const child of children[index] ?? []) stack.push(child);
+    }
+  };
+  for (const root of roots) visit(root);
+  for (let index = 0; index < parent.length; index++) {
+    if (seen[index]) continue;
+    const p = parent[index] as number;
+    const siblings = children[p];
+    if (siblings) siblings.splice(siblings.indexOf(index), 1);
+    parent[index] = -1;
+    roots.push(index);
+    visit(index);
+  }
 }
 
 /**
