@@ -20,6 +20,24 @@ function streamMessage(ttsr: TtsrManager, output: string): string[] {
 }
 
 describe("TtsrManager", () => {
+  it("works as the README example says", () => {
+    const ttsr = new TtsrManager({ maxInterruptsPerTurn: 3, maxInterruptsPerSession: 20 });
+    ttsr.addRule({
+      name: "no-any",
+      path: "/repo/.arbor/rules/no-any.md",
+      content: "Do not use `any`; use `unknown` and narrow it.",
+      condition: "\\bany\\b",
+    });
+    ttsr.resetBuffer();
+    expect(ttsr.checkDelta("const x: any", text)).toEqual([]);
+    const matches = ttsr.checkDelta(" = 1;", text);
+    expect(names(matches)).toEqual(["no-any"]);
+    expect(ttsr.markInjected(names(matches))).toEqual([{ rule: "no-any", turn: 0, interrupt: 0 }]);
+    expect(ttsr.checkFinal(text)).toEqual([]);
+    ttsr.onTurnEnd();
+    expect(ttsr.turn).toBe(1);
+  });
+
   it("returns every rule that matches, batched, with settings resolved", () => {
     const ttsr = new TtsrManager({ contextMode: "keep" });
     ttsr.addRule(makeRule({ name: "no-log", condition: "console\\.log" }));

@@ -19,9 +19,12 @@ const atom = fc.constantFrom(
   "[^a]",
   "[^\\n]",
   "x",
+  "\\d",
+  "[^\\s]",
+  "\\u2028",
 );
 const assertion = fc.constantFrom("^", "$", "\\b", "\\B");
-const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "{1,3}", "{2}", "*?");
+const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "{1,3}", "{2}", "{2,}", "*?");
 
 /** Random regex sources over a tiny alphabet, so that matches are common. */
 const regexSource: fc.Arbitrary<string> = fc.letrec<{ expr: string; term: string }>((tie) => ({
@@ -44,7 +47,7 @@ const regexSource: fc.Arbitrary<string> = fc.letrec<{ expr: string; term: string
   ),
 })).expr;
 
-const flags = fc.subarray(["i", "m", "s"]).map((f) => f.join(""));
+const flags = fc.subarray(["i", "m", "s", "u"]).map((f) => f.join(""));
 const pattern = fc
   .tuple(regexSource, flags)
   .filter(([source, f]) => {
@@ -58,12 +61,16 @@ const pattern = fc
   .map(([source, f]) => ({ source, flags: f }));
 
 const text = fc
-  .array(fc.constantFrom("a", "b", "A", " ", "\n", "x", ".", "\r"), { maxLength: 60 })
+  .array(fc.constantFrom("a", "b", "A", " ", "\n", "x", ".", "\r", "\u{1F600}", "\u2028"), {
+    maxLength: 60,
+  })
   .map((c) => c.join(""));
 
 /** Longer text made of words and line breaks, so that windows and trimming matter. */
 const longText = fc
-  .array(fc.constantFrom("ab", "ba ", "xx", " ", "\n", "a.b", "b\r\n", "aaab"), { maxLength: 150 })
+  .array(fc.constantFrom("ab", "ba ", "xx", " ", "\n", "a.b", "b\r\n", "aaab", "1\u{1F600}"), {
+    maxLength: 150,
+  })
   .map((w) => w.join(""));
 
 /** Splits text at random cut points into deltas. */
@@ -115,7 +122,7 @@ describe("StreamMatcher against the naive re-scan oracle", () => {
           );
         },
       ),
-      { numRuns: Number(process.env.TTSR_PROPERTY_RUNS ?? 1500) },
+      { numRuns: Number(process.env.ARBOR_TTSR_PROPERTY_RUNS ?? 1500) },
     );
   }, 600_000);
 

@@ -83,7 +83,7 @@ interface Group {
   /** Whether some unbounded line-local member has no viable-start pattern. */
   lineOnly: boolean;
   unboundedMultiLine: boolean;
-  /** Characters left of a scan start that assertions and lookbehinds may read. */
+  /** Code units left of a scan start that must be kept (assertions, lookbehinds). */
   margin: number;
 }
 
@@ -121,7 +121,9 @@ function buildGroup(members: PreparedPattern[], viableFrom = 0): Group {
       if (viable) group.unboundedLineLocal = true;
       else group.lineOnly = true;
     } else group.unboundedMultiLine = true;
-    group.margin = Math.max(group.margin, a.lookbehind + 1);
+    // One character for `^`, `\b` and lookbehinds; in unicode mode a scan that starts
+    // inside a surrogate pair begins one code unit earlier, so one more.
+    group.margin = Math.max(group.margin, a.lookbehind + (flags.includes("u") ? 2 : 1));
   }
   return group;
 }
