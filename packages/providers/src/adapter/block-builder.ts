@@ -65,6 +65,11 @@ export class BlockBuilder {
     return this.#open?.kind === "tool" && this.#open.key === key;
   }
 
+  /** True when a tool call block is open. */
+  hasOpenTool(): boolean {
+    return this.#open?.kind === "tool";
+  }
+
   /** Adds a fragment of argument JSON to the open tool call. */
   toolArguments(delta: string): void {
     const open = this.#open;

@@ -101,6 +101,27 @@ describe("createOpenAIChatModel", () => {
     expect(result.stopReason).toBe("tool_use");
   });
 
+  it("tells tool calls apart by id when a server omits `index`", async () => {
+    const { model } = modelWith(
+      sse(
+        chunk({
+          tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: '{"x":' } }],
+        }),
+        chunk({ tool_calls: [{ function: { arguments: "1}" } }] }),
+        chunk({
+          tool_calls: [{ id: "b", type: "function", function: { name: "g", arguments: "{}" } }],
+        }),
+        chunk({}, "tool_calls"),
+        "[DONE]",
+      ),
+    );
+    const result = await collectStream(model.stream(ask));
+    expect(result.message.content).toEqual([
+      { type: "toolCall", id: "a", name: "f", arguments: { x: 1 } },
+      { type: "toolCall", id: "b", name: "g", arguments: {} },
+    ]);
+  });
+
   it("classifies an HTTP error with its status and never throws", async () => {
     const { model } = modelWith(
       JSON.stringify({ error: { message: "nope", code: "invalid_api_key" } }),

@@ -97,6 +97,7 @@ async function* streamOpenAI(
   const out = blocks.out;
   let finish: string | undefined;
   let usage: Usage | undefined;
+  let toolCount = 0;
   try {
     const body = toOpenAIRequest(info, request, maxTokensField);
     const stream = await client.chat.completions.create(body, {
@@ -122,7 +123,10 @@ async function* streamOpenAI(
           if (delta.content) blocks.text(delta.content);
           if (delta.tool_calls) {
             for (const call of delta.tool_calls) {
-              if (!blocks.isOpenTool(call.index)) {
+              // Some compatible servers omit `index`; the id then tells tool calls apart, and a
+              // fragment with neither continues the open call.
+              const key = (call.index as number | undefined) ?? call.id;
+              if (!blocks.isOpenTool(key) && (key !== undefined || !blocks.hasOpenTool())) {
                 const invalid = blocks.close();
                 if (invalid) {
                   for (const pending of out) yield pending;
@@ -130,11 +134,8 @@ async function* streamOpenAI(
                   yield invalid;
                   return;
                 }
-                blocks.openTool(
-                  call.index,
-                  call.id ?? `call_${call.index}`,
-                  call.function?.name ?? "",
-                );
+                blocks.openTool(key, call.id ?? `call_${toolCount}`, call.function?.name ?? "");
+                toolCount += 1;
               }
               const args = call.function?.arguments;
               if (args) blocks.toolArguments(args);
