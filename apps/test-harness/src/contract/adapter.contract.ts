@@ -219,6 +219,15 @@ export function describeAdapterContract(adapter: AdapterUnderTest): void {
       expect(server.requests).toHaveLength(0);
     });
 
+    it("classifies a refused connection as network_error", async () => {
+      const gone = await FakeProviderServer.start();
+      await gone.close();
+      const { events } = await collectStream(
+        adapter.create(gone, { idleTimeoutMs: 2000 }).stream(REQUEST),
+      );
+      expect(normalize(events, adapter)).toEqual([{ type: "error", kind: "network_error" }]);
+    });
+
     it("counts keep-alive bytes as activity for the idle timeout", async () => {
       const slow = await FakeProviderServer.start({ keepAliveMs: 40 });
       try {
