@@ -1,6 +1,7 @@
 /*
- * Pins the public API: a change that breaks plugin authors fails this file. If a change
- * here is intended, it is a breaking change and needs a major changeset.
+ * Pins the public API: a change that breaks plugin authors fails this file. The pins are
+ * exact, so additions fail too, on purpose: update the pin, and say in the changeset
+ * whether the change is additive (minor) or breaking (major).
  */
 import type {
   AgentMessage,
@@ -272,12 +273,12 @@ describe("ExtensionAPI", () => {
     expectTypeOf<ExtensionAPI["exec"]>().toEqualTypeOf<
       (command: string, args?: readonly string[], options?: ExecOptions) => Promise<ExecResult>
     >();
-    expectTypeOf<ExecOptions>().toMatchTypeOf<{
+    expectTypeOf<ExecOptions>().toExtend<{
       timeoutMs?: number;
       cwd?: string;
       signal?: AbortSignal;
     }>();
-    expectTypeOf<ExecResult>().toMatchTypeOf<{
+    expectTypeOf<ExecResult>().toExtend<{
       stdout: string;
       stderr: string;
       code: number | null;
@@ -309,7 +310,7 @@ describe("ExtensionAPI", () => {
 
 describe("ReadonlySessionView and ExtensionHost", () => {
   it("is satisfied by a session-store Session", () => {
-    expectTypeOf<Session>().toMatchTypeOf<ReadonlySessionView>();
+    expectTypeOf<Session>().toExtend<ReadonlySessionView>();
     expectTypeOf<ReadonlySessionView>().toEqualTypeOf<{
       getHeader(): SessionHeader;
       getLeafId(): string | null;
