@@ -52,6 +52,9 @@ export function preparePatterns(patterns: readonly MatcherPattern[]): PreparedPa
         ? "settled"
         : analysis.stableSource === undefined ||
             analysis.hasGroupReferences ||
+            // V8 may report an empty unicode match inside a surrogate pair, where the
+            // window argument does not hold: decide those on the whole text.
+            p.flags.includes("u") ||
             /\(\?<?!/.test(p.source)
           ? "full"
           : "window";
