@@ -9,7 +9,7 @@ import { compileRule } from "../src/rule.js";
 import { type PreparedPattern, preparePatterns, StreamMatcher } from "../src/stream-matcher.js";
 
 const TEXT_LENGTH = 100_000;
-const RUNS = 7;
+const RUNS = 21;
 
 const rules = [
   { name: "no-console-log", condition: "console\\.log\\(" },
