@@ -73,6 +73,12 @@ describe("loadRules", () => {
     ]);
   });
 
+  it("names a single .clinerules file after itself", async () => {
+    await put(project, ".clinerules", ruleFile("condition: c"));
+    const { rules } = await loadRules({ projectRoot: project });
+    expect(rules.map((r) => r.name)).toEqual(["clinerules"]);
+  });
+
   it("reads .clinerules as a folder too, and skips disabled names", async () => {
     await put(project, ".clinerules/one.md", ruleFile("condition: one"));
     await put(project, ".clinerules/two.md", ruleFile("condition: two"));

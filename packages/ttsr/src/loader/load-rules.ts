@@ -78,7 +78,8 @@ function splitList(value: string): string[] {
 }
 
 function ruleName(file: string, suffix: string): string {
-  const name = basename(file);
+  // `.clinerules` is a rule file too: drop the leading dot before the extension.
+  const name = basename(file).replace(/^\./, "");
   return name.endsWith(suffix) ? name.slice(0, -suffix.length) : name.replace(/\.[^.]*$/, "");
 }
 
