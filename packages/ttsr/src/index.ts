@@ -1,5 +1,4 @@
 export { TtsrRuleError } from "./errors.js";
-export { globToRegExp, matchesGlob } from "./glob.js";
 export { type TtsrInjectionRecord, ttsrInjectionRecordSchema } from "./injection-record.js";
 export { type RegexParts, translateInlineFlags } from "./inline-flags.js";
 export {
@@ -8,12 +7,9 @@ export {
   type TtsrManagerOptions,
   type TtsrMatch,
 } from "./manager.js";
-export { analyzePattern, type PatternAnalysis } from "./pattern-analysis.js";
 export { type RenderInterruptOptions, renderInterrupt } from "./render-interrupt.js";
 export {
-  type CompiledRule,
   type ContextMode,
-  compileRule,
   contextModeSchema,
   type InterruptMode,
   interruptModeSchema,
@@ -22,9 +18,7 @@ export {
   type TtsrRule,
   type TtsrRuleInput,
   ttsrRuleSchema,
-  unreachableReason,
 } from "./rule.js";
-export { parseScope, type RuleScope, scopeReaches } from "./scope.js";
 export { type TtsrSource, ttsrSourceSchema } from "./source.js";
 export {
   type MatcherPattern,
