@@ -82,6 +82,7 @@ export async function listSessions(
   }
   const index = await readIndex(dir);
   const next: SessionIndex = { version: 1, files: {} };
+  const scratch = new ScratchBuffer();
   let changed = false;
   const sessions: SessionInfo[] = [];
   for (const name of names) {
@@ -96,7 +97,7 @@ export async function listSessions(
     let record = known;
     if (!known || known.size !== stats.size || known.mtimeMs !== stats.mtimeMs) {
       changed = true;
-      const scanned = await scanFile(path, stats.size, known);
+      const scanned = await scanFile(path, stats.size, known, scratch);
       if (typeof scanned === "string") {
         options.onSkip?.(path, scanned);
         continue;
@@ -185,6 +186,7 @@ async function scanFile(
   path: string,
   size: number,
   known: SessionIndex["files"][string] | undefined,
+  scratch: ScratchBuffer,
 ): Promise<{ state: ScanState; tail: string } | string> {
   const handle = await open(path, "r");
   try {
@@ -198,9 +200,9 @@ async function scanFile(
         state = { ...known.state };
       }
     }
-    const bytes = Buffer.alloc(size - from);
-    await handle.read(bytes, 0, bytes.length, from);
-    const result = scanLines(bytes, state);
+    const bytes = scratch.get(size - from);
+    const { bytesRead } = await handle.read(bytes, 0, size - from, from);
+    const result = scanLines(bytes.subarray(0, bytesRead), state);
     if (typeof result === "string") return result;
     const tailStart = Math.max(0, size - TAIL_BYTES);
     const tail = Buffer.alloc(size - tailStart);
@@ -208,6 +210,16 @@ async function scanFile(
     return { state: result, tail: tail.toString("base64") };
   } finally {
     await handle.close();
+  }
+}
+
+/** One buffer reused for every file a listing scans: listing a gigabyte should not allocate one. */
+class ScratchBuffer {
+  private buffer = Buffer.allocUnsafe(0);
+  get(size: number): Buffer {
+    if (this.buffer.length < size)
+      this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+    return this.buffer;
   }
 }
 

@@ -7,7 +7,12 @@ import type {
   SessionEntry,
   SessionHeader,
 } from "./format/entries.js";
-import { type LogProblem, parseSessionLog, recordOf } from "./format/session-log.js";
+import {
+  type LogProblem,
+  type ParsedLog,
+  parseSessionLog,
+  recordOf,
+} from "./format/session-log.js";
 import { CURRENT_SESSION_VERSION } from "./format/version.js";
 import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
@@ -51,9 +56,7 @@ export interface OpenStorageOptions extends SessionSeams {
  * once the entry is stored.
  */
 export class Session {
-  private writes: Promise<unknown> = Promise.resolve();
-  private pendingNewline = false;
-  private tornTail: { offset: number; length: number } | undefined;
+  private lastWrite: Promise<unknown> = Promise.resolve();
   private closed = false;
   private failure: unknown;
   private readonly now: () => number;
@@ -105,14 +108,11 @@ export class Session {
       const tree = new SessionTree(log.header, log.problems);
       for (const record of log.records) tree.add(record);
       const session = new Session(storage, tree, readOnly, options);
-      session.pendingNewline = log.needsNewline;
-      if (log.tornTail) {
-        session.tornTail = { offset: log.tornTail.offset, length: log.tornTail.bytes.length };
-      }
-      if (!readOnly && log.sourceVersion < CURRENT_SESSION_VERSION) {
+      if (readOnly) return session;
+      if (log.sourceVersion < CURRENT_SESSION_VERSION) {
         await storage.replace(session.serializeAll(), `.v${log.sourceVersion}.bak`);
-        session.pendingNewline = false;
-        session.tornTail = undefined;
+      } else {
+        await session.repairTail(log);
       }
       return session;
     } catch (error) {
@@ -377,7 +377,7 @@ export class Session {
 
   /** Resolves when every append made so far is stored. */
   async flush(): Promise<void> {
-    await this.writes.catch(() => undefined);
+    await this.lastWrite;
   }
 
   /** Waits for pending appends, then releases the lock. Idempotent. */
@@ -431,31 +431,32 @@ export class Session {
   }
 
   private write(line: string): Promise<void> {
-    const run = async (): Promise<void> => {
-      if (this.tornTail) {
-        const { offset, length } = this.tornTail;
-        this.tornTail = undefined;
-        const keptAt = await this.storage.setAsideTail(offset, length);
-        const problem = this.tree.problems.find((p) => p.kind === "torn_tail");
-        if (problem) problem.message += `; kept in ${basename(keptAt)}`;
+    // The storage is called synchronously, so appends reach it in call order.
+    const written = this.storage.append([line]).catch(async (error: unknown) => {
+      if (SessionStoreError.isInstance(error) && error.code === "file_deleted") {
+        // Recreate the file whole from memory: header and every entry, this one included.
+        await this.storage.replace(this.serializeAll());
+        return;
       }
-      const lines = this.pendingNewline ? ["", line] : [line];
-      this.pendingNewline = false;
-      try {
-        await this.storage.append(lines);
-      } catch (error) {
-        if (SessionStoreError.isInstance(error) && error.code === "file_deleted") {
-          // Recreate the file whole from memory: header and every entry, this one included.
-          await this.storage.replace(this.serializeAll());
-          return;
-        }
-        this.failure = error;
-        throw error;
-      }
-    };
-    const result = this.writes.then(run, run);
-    this.writes = result.catch(() => undefined);
-    return result;
+      this.failure = error;
+      throw error;
+    });
+    this.lastWrite = written.catch(() => undefined);
+    return written;
+  }
+
+  /** Before the first append: sets a torn last line aside and completes an unfinished one. */
+  private async repairTail(log: ParsedLog): Promise<void> {
+    if (log.tornTail) {
+      const keptAt = await this.storage.setAsideTail(
+        log.tornTail.offset,
+        log.tornTail.bytes.length,
+      );
+      const problem = this.tree.problems.find((p) => p.kind === "torn_tail");
+      if (problem) problem.message += `; kept in ${basename(keptAt)}`;
+    } else if (log.needsNewline) {
+      await this.storage.append([""]);
+    }
   }
 
   private serializeAll(): string[] {

@@ -9,7 +9,11 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
   it("give pi the same context, leaf path and name", async () => {
     const path = join(await mkdtemp(join(tmpdir(), "arbor-to-pi-")), "arbor.jsonl");
     const session = await openSessionFile(path, { create: true, cwd: "/repo" });
-    const u1 = await session.appendMessage({ role: "user", content: [{ type: "text", text: "hi 🌳" }], timestamp: 1 });
+    const u1 = await session.appendMessage({
+      role: "user",
+      content: [{ type: "text", text: "hi 🌳" }],
+      timestamp: 1,
+    });
     await session.appendModelChange("anthropic", "claude-test");
     await session.appendThinkingLevelChange("high");
     const a1 = await session.appendMessage({
@@ -18,7 +22,14 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
       api: "anthropic-messages",
       provider: "anthropic",
       model: "claude-test",
-      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 1,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 2,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       stopReason: "stop",
       timestamp: 2,
     });
@@ -34,7 +45,12 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
     const ours = await openSessionFile(path, { readOnly: true });
     const pi = SessionManager.open(path);
     // pi takes the last line as its leaf: Arbor's leaf pointer, whose parent is Arbor's leaf.
-    expect(pi.getBranch().map((e) => e.id).slice(0, -1)).toEqual(ours.getBranch().map((e) => e.id));
+    expect(
+      pi
+        .getBranch()
+        .map((e) => e.id)
+        .slice(0, -1),
+    ).toEqual(ours.getBranch().map((e) => e.id));
     expect(pi.buildSessionContext()).toEqual(ours.buildSessionContext());
     expect(pi.getSessionName()).toBe("Arbor to pi");
     expect(pi.getLabel(u1)).toBe("start");

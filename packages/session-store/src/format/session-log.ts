@@ -19,6 +19,8 @@ export interface EntryRecord {
   readonly parentId: string | null;
   readonly type: string;
   readonly timestamp: string;
+  /** A message's role, when it was read from the line's first bytes. */
+  readonly role?: string;
   /** 1-based line of the file (the header is line 1); 0 for an entry not read from a file. */
   readonly line: number;
   entry: SessionEntry | undefined;
@@ -52,7 +54,7 @@ export interface ParsedLog {
 const LAZY_LINE_BYTES = 4096;
 const PREFIX_BYTES = 200;
 const messagePrefix =
-  /^\{"type":"message","id":"([^"\\]+)","parentId":(null|"[^"\\]+"),"timestamp":"([^"\\]+)",/;
+  /^\{"type":"message","id":"([^"\\]+)","parentId":(null|"[^"\\]+"),"timestamp":"([^"\\]+)",(?:"message":\{"role":"([^"\\]+)")?/;
 const NEWLINE = 0x0a;
 
 /**
@@ -177,12 +179,13 @@ export function parseSessionLog(
     if (sourceVersion >= 3 && end - start > LAZY_LINE_BYTES) {
       const prefix = messagePrefix.exec(buffer.toString("latin1", start, start + PREFIX_BYTES));
       if (prefix && !isLast) {
-        const [, id = "", parent = "null", timestamp = ""] = prefix;
+        const [, id = "", parent = "null", timestamp = "", role] = prefix;
         log.records.push({
           id,
           parentId: parent === "null" ? null : parent.slice(1, -1),
           type: "message",
           timestamp,
+          ...(role ? { role } : {}),
           line: lineNo,
           entry: undefined,
           raw: buffer.subarray(start, end),

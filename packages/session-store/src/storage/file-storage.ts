@@ -1,13 +1,5 @@
-import {
-  type FileHandle,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  rm,
-  truncate,
-  writeFile,
-} from "node:fs/promises";
+import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { mkdir, open, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
@@ -20,23 +12,18 @@ export interface FileStorageOptions {
   batchIntervalMs?: number;
 }
 
-interface PendingAppend {
-  text: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 /**
- * The default backend: one JSONL file, appended through one handle. Appends are queued and
- * written in order, several at a time when they pile up (group commit).
+ * The default backend: one JSONL file. An append is one synchronous `write` of whole lines
+ * (so appends land in call order and a crash never interleaves them); only the fsync is
+ * asynchronous, and appends made while one runs share the next (group commit).
  */
 export class FileSessionStorage implements SessionStorage {
   readonly durability: Durability;
   private readonly batchIntervalMs: number;
-  private handle: FileHandle | undefined;
+  private fd: number | undefined;
   private release: (() => Promise<void>) | undefined;
-  private queue: PendingAppend[] = [];
-  private flushing: Promise<void> | undefined;
+  private runningSync: Promise<void> = Promise.resolve();
+  private nextSync: Promise<void> | undefined;
   private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -65,55 +52,50 @@ export class FileSessionStorage implements SessionStorage {
 
   append(lines: readonly string[]): Promise<void> {
     if (lines.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ text: `${lines.join("\n")}\n`, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    try {
+      const fd = this.openForAppend();
+      if (fstatSync(fd).nlink === 0) {
+        throw new SessionStoreError(
+          "file_deleted",
+          `${this.location} was deleted while the session was open`,
+        );
+      }
+      writeAll(fd, Buffer.from(`${lines.join("\n")}\n`, "utf8"));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.durability === "always") return this.syncAfterWrite();
+    if (this.durability === "batch") this.scheduleSync();
+    return Promise.resolve();
   }
 
-  private async flush(): Promise<void> {
-    // Waiting one microtask lets appends made in the same tick share a write.
-    await Promise.resolve();
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      try {
-        const handle = await this.openForAppend();
-        const stat = await handle.stat();
-        if (stat.nlink === 0) {
-          throw new SessionStoreError(
-            "file_deleted",
-            `${this.location} was deleted while the session was open`,
-          );
-        }
-        await handle.write(batch.map((item) => item.text).join(""));
-        if (this.durability === "always") await handle.datasync();
-        else if (this.durability === "batch") this.scheduleSync();
-        for (const item of batch) item.resolve();
-      } catch (error) {
-        for (const item of batch) item.reject(error);
-      }
-    }
-    this.flushing = undefined;
+  /** Resolves after an fsync that started after this call: the running one may predate the write. */
+  private syncAfterWrite(): Promise<void> {
+    this.nextSync ??= this.runningSync.then(() => {
+      this.nextSync = undefined;
+      const fd = this.fd;
+      this.runningSync = fd === undefined ? Promise.resolve() : datasync(fd);
+      return this.runningSync;
+    });
+    return this.nextSync;
   }
 
   private scheduleSync(): void {
     this.syncTimer ??= setTimeout(() => {
       this.syncTimer = undefined;
-      void this.handle?.datasync().catch(() => undefined);
+      void this.syncAfterWrite().catch(() => undefined);
     }, this.batchIntervalMs);
   }
 
-  private async openForAppend(): Promise<FileHandle> {
-    if (!this.handle) {
-      await mkdir(dirname(this.location), { recursive: true });
-      this.handle = await open(this.location, "a");
+  private openForAppend(): number {
+    if (this.fd === undefined) {
+      mkdirSync(dirname(this.location), { recursive: true });
+      this.fd = openSync(this.location, "a");
     }
-    return this.handle;
+    return this.fd as number;
   }
 
   async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
-    await this.flushing;
     await mkdir(dirname(this.location), { recursive: true });
     const temp = `${this.location}.tmp-${process.pid}-${Date.now()}`;
     const handle = await open(temp, "w");
@@ -133,7 +115,6 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   async setAsideTail(offset: number, length: number): Promise<string> {
-    await this.flushing;
     const bytes = await this.read();
     const sidecar = `${this.location}.torn-${Date.now()}`;
     await writeFile(sidecar, (bytes ?? new Uint8Array()).subarray(offset, offset + length), {
@@ -145,11 +126,10 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   async close(): Promise<void> {
-    await this.flushing;
     if (this.syncTimer) {
       clearTimeout(this.syncTimer);
       this.syncTimer = undefined;
-      if (this.durability === "batch") await this.handle?.datasync().catch(() => undefined);
+      await this.syncAfterWrite().catch(() => undefined);
     }
     await this.closeHandle();
     await this.release?.();
@@ -162,10 +142,23 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   private async closeHandle(): Promise<void> {
-    const handle = this.handle;
-    this.handle = undefined;
-    await handle?.close();
+    await this.nextSync?.catch(() => undefined);
+    await this.runningSync.catch(() => undefined);
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+}
+
+function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -34,49 +34,91 @@ export interface CompactionSummaryMessage extends AgentMessage {
 }
 
 /**
+ * A path from a root to a leaf, read lazily: the type, id and (where known without parsing)
+ * message role of each entry are cheap; `entry(i)` may parse.
+ */
+export interface ContextPath {
+  readonly length: number;
+  type(index: number): string;
+  id(index: number): string;
+  /** A message's role if it is known without parsing the entry. */
+  role(index: number): string | undefined;
+  entry(index: number): SessionEntry;
+}
+
+/**
  * Builds the context for a path (root first), with pi's semantics: the latest compaction on
  * the path puts its summary first, then the entries from its `firstKeptEntryId` up to it,
  * then the entries after it; custom messages and non-empty branch summaries become
  * messages; thinking level and model come from the latest change on the whole path.
  */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
-  let thinkingLevel = "off";
-  let model: ModelRef | null = null;
-  let compactionIndex = -1;
-  path.forEach((entry, index) => {
-    if (entry.type === "thinking_level_change") {
-      thinkingLevel = (entry as ThinkingLevelChangeEntry).thinkingLevel;
-    } else if (entry.type === "model_change") {
-      const change = entry as ModelChangeEntry;
-      model = { provider: change.provider, modelId: change.modelId };
-    } else if (entry.type === "message") {
-      const message = (entry as MessageEntry).message;
-      if (message.role === "assistant") {
-        model = { provider: message.provider as string, modelId: message.model as string };
-      }
-    } else if (entry.type === "compaction") {
-      compactionIndex = index;
-    }
+  return buildContext({
+    length: path.length,
+    type: (i) => (path[i] as SessionEntry).type,
+    id: (i) => (path[i] as SessionEntry).id,
+    role: (i) =>
+      (path[i] as SessionEntry).type === "message"
+        ? (path[i] as MessageEntry).message.role
+        : undefined,
+    entry: (i) => path[i] as SessionEntry,
   });
+}
+
+/**
+ * {@link buildContextFromPath} over a lazily read path. It walks back from the leaf and
+ * parses only what the context holds: the entries after the latest compaction's first
+ * kept entry, and the latest model and thinking-level changes.
+ */
+export function buildContext(path: ContextPath): SessionContext {
+  let thinkingLevel: string | undefined;
+  let model: ModelRef | null | undefined;
+  let compactionIndex = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const type = path.type(i);
+    if (type === "compaction" && compactionIndex === -1) compactionIndex = i;
+    else if (type === "thinking_level_change" && thinkingLevel === undefined) {
+      thinkingLevel = (path.entry(i) as ThinkingLevelChangeEntry).thinkingLevel;
+    } else if (type === "model_change" && model === undefined) {
+      const change = path.entry(i) as ModelChangeEntry;
+      model = { provider: change.provider, modelId: change.modelId };
+    } else if (type === "message" && model === undefined) {
+      // A broken line reads back as an entry of type "unreadable", without a message.
+      const role = path.role(i) ?? messageOf(path.entry(i))?.role;
+      const message = role === "assistant" ? messageOf(path.entry(i)) : undefined;
+      if (message)
+        model = { provider: message.provider as string, modelId: message.model as string };
+    }
+    if (compactionIndex !== -1 && thinkingLevel !== undefined && model !== undefined) break;
+  }
 
   const messages: AgentMessage[] = [];
-  const push = (entry: SessionEntry): void => {
-    const message = toContextMessage(entry);
-    if (message) messages.push(message);
+  const pushRange = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      const message = toContextMessage(path.entry(i));
+      if (message) messages.push(message);
+    }
   };
   if (compactionIndex === -1) {
-    for (const entry of path) push(entry);
+    pushRange(0, path.length);
   } else {
-    const compaction = path[compactionIndex] as CompactionEntry;
+    const compaction = path.entry(compactionIndex) as CompactionEntry;
     messages.push(compactionSummaryMessage(compaction));
-    const firstKept = path.findIndex(
-      (entry, index) => index < compactionIndex && entry.id === compaction.firstKeptEntryId,
-    );
-    if (firstKept !== -1)
-      for (let i = firstKept; i < compactionIndex; i++) push(path[i] as SessionEntry);
-    for (let i = compactionIndex + 1; i < path.length; i++) push(path[i] as SessionEntry);
+    let firstKept = -1;
+    for (let i = compactionIndex - 1; i >= 0; i--) {
+      if (path.id(i) === compaction.firstKeptEntryId) {
+        firstKept = i;
+        break;
+      }
+    }
+    if (firstKept !== -1) pushRange(firstKept, compactionIndex);
+    pushRange(compactionIndex + 1, path.length);
   }
-  return { messages, thinkingLevel, model };
+  return { messages, thinkingLevel: thinkingLevel ?? "off", model: model ?? null };
+}
+
+function messageOf(entry: SessionEntry): AgentMessage | undefined {
+  return entry.type === "message" ? (entry as MessageEntry).message : undefined;
 }
 
 /** The summary message a compaction entry stands for in a context. */

@@ -7,7 +7,7 @@ import type {
   SessionInfoEntry,
 } from "../format/entries.js";
 import { type EntryRecord, type LogProblem, materializeRecord } from "../format/session-log.js";
-import { buildContextFromPath, type SessionContext } from "./session-context.js";
+import { buildContext, type SessionContext } from "./session-context.js";
 
 /** A node of {@link SessionTree.getTree}: an entry, its label and its children by time. */
 export interface SessionTreeNode {
@@ -207,7 +207,20 @@ export class SessionTree {
    * @throws EntryNotFoundError when `leafId` names no entry
    */
   buildSessionContext(leafId?: string | null): SessionContext {
-    return buildContextFromPath(this.getBranch(leafId));
+    const startId = leafId === undefined ? this.leafId : leafId;
+    const nodes = startId === null ? [] : this.pathNodes(this.requireNode(startId));
+    return buildContext({
+      length: nodes.length,
+      type: (i) => (nodes[i] as Node).record.type,
+      id: (i) => (nodes[i] as Node).record.id,
+      role: (i) => {
+        const record = (nodes[i] as Node).record;
+        return record.entry
+          ? (record.entry as { message?: { role?: string } }).message?.role
+          : record.role;
+      },
+      entry: (i) => this.entryOf(nodes[i] as Node),
+    });
   }
 
   private pathNodes(start: Node): Node[] {
