@@ -1,3 +1,8 @@
+export type {
+  CommandOutcome,
+  ToolExecutionOptions,
+  ToolExecutionResult,
+} from "./capability-registry.js";
 export {
   type CustomMessageInput,
   customMessageInputSchema,
@@ -101,13 +106,10 @@ export {
 export { COMMAND_NAME_PATTERN, TOOL_NAME_PATTERN } from "./registration.js";
 export type { LoadedExtension, RegisteredCommand, RegisteredTool } from "./registry.js";
 export {
-  type CommandOutcome,
   DEFAULT_HANDLER_TIMEOUT_MS,
   type EmitOptions,
   type ExtensionErrorListener,
   ExtensionRunner,
   type ExtensionRunnerOptions,
-  type ToolExecutionOptions,
-  type ToolExecutionResult,
 } from "./runner.js";
 export type { TimerSeam } from "./timeout.js";

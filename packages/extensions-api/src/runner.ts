@@ -1,29 +1,28 @@
 import { z } from "zod";
-import { type ToolResultContent, toolExecuteResultSchema } from "./content.js";
+import {
+  CapabilityRegistry,
+  type CommandOutcome,
+  type ToolExecutionOptions,
+  type ToolExecutionResult,
+} from "./capability-registry.js";
 import { type DiscoveryProblem, discoverExtensions, type ExtensionSource } from "./discovery.js";
 import { describeError, ExtensionApiError } from "./errors.js";
 import { startFold } from "./event-precedence.js";
 import { type ExtensionEventOutcomeMap, extensionEventResultSchemas } from "./event-results.js";
 import type { ExtensionErrorEvent, ExtensionEvent, ExtensionEventName } from "./events.js";
 import type {
-  ExtensionCommandDefinition,
   ExtensionContext,
   ExtensionFactory,
   ExtensionHost,
-  ExtensionToolDefinition,
   ReadonlySessionView,
-  ToolExecutionContext,
 } from "./extension-api.js";
 import { createExtensionApi } from "./extension-api-binding.js";
 import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
-import { validateCommand, validateTool } from "./registration.js";
 import type {
-  CommandEntry,
   ExtensionRecord,
   LoadedExtension,
   RegisteredCommand,
   RegisteredTool,
-  ToolEntry,
 } from "./registry.js";
 import { copyingSessionView } from "./session-view.js";
 import { callWithTimeout, systemTimers, type TimerSeam } from "./timeout.js";
@@ -62,25 +61,6 @@ export interface EmitOptions {
   signal?: AbortSignal;
 }
 
-/** Options of {@link ExtensionRunner.executeTool}. */
-export interface ToolExecutionOptions {
-  toolCallId: string;
-  signal?: AbortSignal;
-}
-
-/** A tool's result as the model receives it. */
-export interface ToolExecutionResult {
-  content: ToolResultContent[];
-  isError: boolean;
-  details?: unknown;
-}
-
-/** How {@link ExtensionRunner.runCommand} went. */
-export type CommandOutcome =
-  | { status: "done" }
-  | { status: "unknown_command" }
-  | { status: "failed"; error: string };
-
 /**
  * Loads extensions and calls them in isolation: a handler that throws, hangs past the
  * timeout or returns an invalid value is reported as an `extension_error` and skipped.
@@ -102,8 +82,10 @@ export type CommandOutcome =
  */
 export class ExtensionRunner {
   private readonly records: ExtensionRecord[] = [];
-  private readonly tools = new Map<string, ToolEntry>();
-  private readonly commands = new Map<string, CommandEntry>();
+  private readonly capabilities = new CapabilityRegistry({
+    report: (record, event, kind, error) => this.report(record, event, kind, error),
+    context: (record, signal, extra) => this.context(record, signal, extra),
+  });
   private readonly errorListeners = new Set<ExtensionErrorListener>();
   private readonly timeoutMs: number;
   private readonly timers: TimerSeam;
@@ -237,12 +219,12 @@ export class ExtensionRunner {
 
   /** The registered tools, in registration order. */
   getTools(): RegisteredTool[] {
-    return [...this.tools.values()].map(({ definition: _d, record: _r, ...tool }) => tool);
+    return this.capabilities.listTools();
   }
 
   /** The registered commands, in registration order. */
   getCommands(): RegisteredCommand[] {
-    return [...this.commands.values()].map(({ definition: _d, record: _r, ...command }) => command);
+    return this.capabilities.listCommands();
   }
 
   /**
@@ -250,53 +232,21 @@ export class ExtensionRunner {
    * and thrown errors become error results for the model; an invalid return value is also
    * reported as an `extension_error`.
    */
-  async executeTool(
+  executeTool(
     name: string,
     args: unknown,
     options: ToolExecutionOptions,
   ): Promise<ToolExecutionResult> {
-    const tool = this.tools.get(name);
-    if (!tool) return errorResult(`unknown tool ${name}`);
-    const parsedArgs = tool.parameters.safeParse(args);
-    if (!parsedArgs.success)
-      return errorResult(`invalid arguments for ${name}: ${z.prettifyError(parsedArgs.error)}`);
-    const ctx = this.context(tool.record, options.signal, { toolCallId: options.toolCallId });
-    let returned: unknown;
-    try {
-      returned = await tool.definition.execute(parsedArgs.data, ctx as ToolExecutionContext);
-    } catch (error) {
-      return errorResult(describeError(error));
-    }
-    const parsed = toolExecuteResultSchema.safeParse(returned);
-    if (!parsed.success) {
-      const why = `tool ${name} returned an invalid result: ${z.prettifyError(parsed.error)}`;
-      this.report(tool.record, "tool", "invalid_return", why);
-      return errorResult(why);
-    }
-    const { content, details, isError } = parsed.data;
-    return {
-      content: typeof content === "string" ? [{ type: "text", text: content }] : content,
-      isError: isError ?? false,
-      ...(details === undefined ? {} : { details }),
-    };
+    return this.capabilities.executeTool(name, args, options);
   }
 
   /** Runs a registered command (`name` with or without its slash); failures are reported. */
-  async runCommand(
+  runCommand(
     name: string,
     args: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<CommandOutcome> {
-    const command = this.commands.get(name.replace(/^\//, ""));
-    if (!command) return { status: "unknown_command" };
-    try {
-      await command.definition.handler(args.trim(), this.context(command.record, options.signal));
-      return { status: "done" };
-    } catch (error) {
-      const message = `command /${command.name} threw: ${describeError(error)}`;
-      this.report(command.record, "command", "threw", message);
-      return { status: "failed", error: message };
-    }
+    return this.capabilities.runCommand(name, args, options);
   }
 
   private async activate(
@@ -314,8 +264,8 @@ export class ExtensionRunner {
       cwd: this.cwd,
       host: () => this.requireHost(),
       session: () => this.sessionView(),
-      addTool: (tool) => this.addTool(record, tool),
-      addCommand: (name, command) => this.addCommand(record, name, command),
+      addTool: (tool) => this.capabilities.addTool(record, tool),
+      addCommand: (name, command) => this.capabilities.addCommand(record, name, command),
     });
     const call = await callWithTimeout(() => factory(api), this.timeoutMs, this.timers);
     if (call.status !== "ok") {
@@ -338,68 +288,10 @@ export class ExtensionRunner {
     }
     record.state = "active";
     this.records.push(record);
-    for (const tool of record.pendingTools.splice(0)) this.addTool(record, tool);
+    for (const tool of record.pendingTools.splice(0)) this.capabilities.addTool(record, tool);
     for (const { name, command } of record.pendingCommands.splice(0))
-      this.addCommand(record, name, command);
+      this.capabilities.addCommand(record, name, command);
     return this.describe(record);
-  }
-
-  private addTool(record: ExtensionRecord, definition: ExtensionToolDefinition): void {
-    const checked = validateTool(definition);
-    if (!checked.ok) {
-      this.report(record, "tool", "invalid_registration", checked.error);
-      return;
-    }
-    const existing = this.tools.get(definition.name);
-    if (existing) {
-      this.report(
-        record,
-        "tool",
-        "collision",
-        `tool ${definition.name} is already registered by ${existing.extensionName}; this one is ignored`,
-      );
-      return;
-    }
-    this.tools.set(definition.name, {
-      name: definition.name,
-      description: definition.description,
-      parameters: definition.parameters,
-      jsonSchema: checked.jsonSchema,
-      extensionName: record.name,
-      extensionPath: record.path,
-      definition,
-      record,
-    });
-  }
-
-  private addCommand(
-    record: ExtensionRecord,
-    rawName: string,
-    definition: ExtensionCommandDefinition,
-  ): void {
-    const checked = validateCommand(rawName, definition);
-    if (!checked.ok) {
-      this.report(record, "command", "invalid_registration", checked.error);
-      return;
-    }
-    const existing = this.commands.get(checked.name);
-    if (existing) {
-      this.report(
-        record,
-        "command",
-        "collision",
-        `command /${checked.name} is already registered by ${existing.extensionName}; this one is ignored`,
-      );
-      return;
-    }
-    this.commands.set(checked.name, {
-      name: checked.name,
-      description: definition.description,
-      extensionName: record.name,
-      extensionPath: record.path,
-      definition,
-      record,
-    });
   }
 
   private context(
@@ -420,8 +312,6 @@ export class ExtensionRunner {
   }
 
   private describe(record: ExtensionRecord): LoadedExtension {
-    const owned = (entries: Iterable<{ name: string; record: ExtensionRecord }>) =>
-      [...entries].filter((entry) => entry.record === record).map((entry) => entry.name);
     return {
       name: record.name,
       path: record.path,
@@ -429,8 +319,7 @@ export class ExtensionRunner {
       events: [...record.handlers.entries()]
         .filter(([, list]) => list.length > 0)
         .map(([event]) => event),
-      tools: owned(this.tools.values()),
-      commands: owned(this.commands.values()),
+      ...this.capabilities.ownedBy(record),
     };
   }
 
@@ -473,8 +362,4 @@ export class ExtensionRunner {
       }
     }
   }
-}
-
-function errorResult(text: string): ToolExecutionResult {
-  return { content: [{ type: "text", text }], isError: true };
 }

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { type ToolResultContent, toolExecuteResultSchema } from "./content.js";
+import { describeError } from "./errors.js";
+import type { ExtensionErrorEvent } from "./events.js";
+import type {
+  ExtensionCommandDefinition,
+  ExtensionContext,
+  ExtensionToolDefinition,
+  ToolExecutionContext,
+} from "./extension-api.js";
+import { validateCommand, validateTool } from "./registration.js";
+import type {
+  CommandEntry,
+  ExtensionRecord,
+  RegisteredCommand,
+  RegisteredTool,
+  ToolEntry,
+} from "./registry.js";
+
+/** Options of {@link ExtensionRunner.executeTool}. */
+export interface ToolExecutionOptions {
+  toolCallId: string;
+  signal?: AbortSignal;
+}
+
+/** A tool's result as the model receives it. */
+export interface ToolExecutionResult {
+  content: ToolResultContent[];
+  isError: boolean;
+  details?: unknown;
+}
+
+/** How {@link ExtensionRunner.runCommand} went. */
+export type CommandOutcome =
+  | { status: "done" }
+  | { status: "unknown_command" }
+  | { status: "failed"; error: string };
+
+/** What the registry needs from the runner. */
+export interface CapabilityRegistryBindings {
+  report(
+    record: ExtensionRecord,
+    event: ExtensionErrorEvent["event"],
+    kind: ExtensionErrorEvent["kind"],
+    error: string,
+  ): void;
+  context(
+    record: ExtensionRecord,
+    signal: AbortSignal | undefined,
+    extra?: Record<string, unknown>,
+  ): ExtensionContext;
+}
+
+/**
+ * The tools and commands extensions registered: validation, first-wins collisions, and
+ * isolated execution. Internal to the runner.
+ */
+export class CapabilityRegistry {
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly commands = new Map<string, CommandEntry>();
+
+  constructor(private readonly bindings: CapabilityRegistryBindings) {}
+
+  listTools(): RegisteredTool[] {
+    return [...this.tools.values()].map(({ definition: _d, record: _r, ...tool }) => tool);
+  }
+
+  listCommands(): RegisteredCommand[] {
+    return [...this.commands.values()].map(({ definition: _d, record: _r, ...command }) => command);
+  }
+
+  /** The names of the tools and commands an extension owns. */
+  ownedBy(record: ExtensionRecord): { tools: string[]; commands: string[] } {
+    const owned = (entries: Iterable<{ name: string; record: ExtensionRecord }>) =>
+      [...entries].filter((entry) => entry.record === record).map((entry) => entry.name);
+    return { tools: owned(this.tools.values()), commands: owned(this.commands.values()) };
+  }
+
+  addTool(record: ExtensionRecord, definition: ExtensionToolDefinition): void {
+    const checked = validateTool(definition);
+    if (!checked.ok) {
+      this.bindings.report(record, "tool", "invalid_registration", checked.error);
+      return;
+    }
+    const existing = this.tools.get(definition.name);
+    if (existing) {
+      this.bindings.report(
+        record,
+        "tool",
+        "collision",
+        `tool ${definition.name} is already registered by ${existing.extensionName}; this one is ignored`,
+      );
+      return;
+    }
+    this.tools.set(definition.name, {
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      jsonSchema: checked.jsonSchema,
+      extensionName: record.name,
+      extensionPath: record.path,
+      definition,
+      record,
+    });
+  }
+
+  addCommand(
+    record: ExtensionRecord,
+    rawName: string,
+    definition: ExtensionCommandDefinition,
+  ): void {
+    const checked = validateCommand(rawName, definition);
+    if (!checked.ok) {
+      this.bindings.report(record, "command", "invalid_registration", checked.error);
+      return;
+    }
+    const existing = this.commands.get(checked.name);
+    if (existing) {
+      this.bindings.report(
+        record,
+        "command",
+        "collision",
+        `command /${checked.name} is already registered by ${existing.extensionName}; this one is ignored`,
+      );
+      return;
+    }
+    this.commands.set(checked.name, {
+      name: checked.name,
+      description: definition.description,
+      extensionName: record.name,
+      extensionPath: record.path,
+      definition,
+      record,
+    });
+  }
+
+  async executeTool(
+    name: string,
+    args: unknown,
+    options: ToolExecutionOptions,
+  ): Promise<ToolExecutionResult> {
+    const tool = this.tools.get(name);
+    if (!tool) return errorResult(`unknown tool ${name}`);
+    const parsedArgs = tool.parameters.safeParse(args);
+    if (!parsedArgs.success)
+      return errorResult(`invalid arguments for ${name}: ${z.prettifyError(parsedArgs.error)}`);
+    const ctx = this.bindings.context(tool.record, options.signal, {
+      toolCallId: options.toolCallId,
+    });
+    let returned: unknown;
+    try {
+      returned = await tool.definition.execute(parsedArgs.data, ctx as ToolExecutionContext);
+    } catch (error) {
+      return errorResult(describeError(error));
+    }
+    const parsed = toolExecuteResultSchema.safeParse(returned);
+    if (!parsed.success) {
+      const why = `tool ${name} returned an invalid result: ${z.prettifyError(parsed.error)}`;
+      this.bindings.report(tool.record, "tool", "invalid_return", why);
+      return errorResult(why);
+    }
+    const { content, details, isError } = parsed.data;
+    return {
+      content: typeof content === "string" ? [{ type: "text", text: content }] : content,
+      isError: isError ?? false,
+      ...(details === undefined ? {} : { details }),
+    };
+  }
+
+  async runCommand(
+    name: string,
+    args: string,
+    options: { signal?: AbortSignal },
+  ): Promise<CommandOutcome> {
+    const command = this.commands.get(name.replace(/^\//, ""));
+    if (!command) return { status: "unknown_command" };
+    try {
+      const ctx = this.bindings.context(command.record, options.signal);
+      await command.definition.handler(args.trim(), ctx);
+      return { status: "done" };
+    } catch (error) {
+      const message = `command /${command.name} threw: ${describeError(error)}`;
+      this.bindings.report(command.record, "command", "threw", message);
+      return { status: "failed", error: message };
+    }
+  }
+}
+
+function errorResult(text: string): ToolExecutionResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
