@@ -131,7 +131,7 @@ describe("file storage durability", () => {
     const dir = await tempDir();
     const path = join(dir, "torn.jsonl");
     const session = await openSessionFile(path, { create: true });
-    await session.appendMessage(user("whole"));
+    await session.appendMessage(user("whole 🌳 ünïcödé 中文"));
     await session.close();
     const torn = '{"type":"message","id":"deadbeef","parentId":null,"timestamp":"2026-01-01T00:0';
     await writeFile(path, (await readFile(path, "utf8")) + torn);
@@ -141,6 +141,9 @@ describe("file storage durability", () => {
     const sidecars = (await readdir(dir)).filter((name) => name.includes(".torn-"));
     expect(sidecars).toHaveLength(1);
     expect(await readFile(join(dir, sidecars[0] as string), "utf8")).toBe(torn);
+    const reopened = await openSessionFile(path, { readOnly: true });
+    expect(reopened.problems).toEqual([]);
+    expect(reopened.getEntries()).toHaveLength(2);
   });
 
   it("never touches a file that is not JSONL, even when opened for writing", async () => {

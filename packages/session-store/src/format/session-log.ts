@@ -11,7 +11,7 @@ import { migrateToCurrent } from "./migrations.js";
 
 /**
  * One entry of a session log. Large message lines are indexed from their first bytes and
- * parsed only when read (`raw` holds their bytes until then), so opening a session with
+ * parsed only when read (`raw` holds their text or bytes until then), so opening a session with
  * megabytes of tool output costs a scan, not a parse.
  */
 export interface EntryRecord {
@@ -24,7 +24,7 @@ export interface EntryRecord {
   /** 1-based line of the file (the header is line 1); 0 for an entry not read from a file. */
   readonly line: number;
   entry: SessionEntry | undefined;
-  raw: Uint8Array | undefined;
+  raw: Uint8Array | string | undefined;
 }
 
 /** Something wrong with one line of a session file; the other lines are unaffected. */
@@ -99,7 +99,8 @@ export function recordOf(entry: SessionEntry, line: number): EntryRecord {
  */
 export function materializeRecord(record: EntryRecord): SessionEntry | string {
   if (record.entry) return record.entry;
-  const parsed = safeParseJson(decoder.decode(record.raw));
+  const raw = record.raw;
+  const parsed = safeParseJson(typeof raw === "string" ? raw : decoder.decode(raw));
   if (!parsed.ok) return `line ${record.line} is not valid JSON: ${parsed.error}`;
   const entry = validateEntry(parsed.value);
   if (typeof entry === "string") return `line ${record.line}: ${entry}`;
@@ -165,20 +166,21 @@ export function parseSessionLog(
 
   // Old formats are small and need every line parsed to migrate; v3 takes the fast path.
   const oldLines: Record<string, unknown>[] = [];
+  const lines = lineReader(buffer);
   let lineNo = 1;
-  let start = firstNewline + 1;
-  while (start < buffer.length) {
+  let start = lines.indexOfNewline(0) + 1;
+  while (start < lines.length) {
     lineNo++;
-    const newline = buffer.indexOf(NEWLINE, start);
-    const end = newline === -1 ? buffer.length : newline;
+    const newline = lines.indexOfNewline(start);
+    const end = newline === -1 ? lines.length : newline;
     const isLast = newline === -1;
-    if (isBlank(buffer, start, end)) {
+    if (lines.isBlank(start, end)) {
       start = end + 1;
       continue;
     }
-    if (sourceVersion >= 3 && end - start > LAZY_LINE_BYTES) {
-      const prefix = messagePrefix.exec(buffer.toString("latin1", start, start + PREFIX_BYTES));
-      if (prefix && !isLast) {
+    if (sourceVersion >= 3 && end - start > LAZY_LINE_BYTES && !isLast) {
+      const prefix = messagePrefix.exec(lines.prefix(start, PREFIX_BYTES));
+      if (prefix) {
         const [, id = "", parent = "null", timestamp = "", role] = prefix;
         log.records.push({
           id,
@@ -188,21 +190,22 @@ export function parseSessionLog(
           ...(role ? { role } : {}),
           line: lineNo,
           entry: undefined,
-          raw: buffer.subarray(start, end),
+          raw: lines.raw(start, end),
         });
         start = end + 1;
         continue;
       }
     }
-    const text = buffer.toString("utf8", start, end);
+    const text = lines.text(start, end);
     const parsed = safeParseJson(text);
     if (!parsed.ok) {
       if (isLast) {
-        log.tornTail = { offset: start, bytes: buffer.subarray(start, end) };
+        const offset = lines.byteOffset(start);
+        log.tornTail = { offset, bytes: buffer.subarray(offset) };
         problems.push({
           kind: "torn_tail",
           line: lineNo,
-          message: `line ${lineNo} was cut short (${end - start} bytes, no newline); it is set aside before the next append`,
+          message: `line ${lineNo} was cut short (${buffer.length - offset} bytes, no newline); it is set aside before the next append`,
         });
         break;
       }
@@ -273,10 +276,46 @@ function recoverGluedEntry(text: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
-function isBlank(buffer: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = buffer[i];
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+/** Files up to this size are decoded once as a whole: faster than decoding line by line. */
+const WHOLE_DECODE_BYTES = 32 * 1024 * 1024;
+
+/** Lines of a log, addressed by positions in bytes or, for a decoded file, in characters. */
+interface LineReader {
+  readonly length: number;
+  indexOfNewline(from: number): number;
+  isBlank(start: number, end: number): boolean;
+  prefix(start: number, length: number): string;
+  text(start: number, end: number): string;
+  raw(start: number, end: number): Uint8Array | string;
+  byteOffset(position: number): number;
+}
+
+function lineReader(buffer: Buffer): LineReader {
+  if (buffer.length <= WHOLE_DECODE_BYTES) {
+    const whole = buffer.toString("utf8");
+    return {
+      length: whole.length,
+      indexOfNewline: (from) => whole.indexOf("\n", from),
+      isBlank: (start, end) => whole.slice(start, end).trim() === "",
+      prefix: (start, length) => whole.slice(start, start + length),
+      text: (start, end) => whole.slice(start, end),
+      raw: (start, end) => whole.slice(start, end),
+      byteOffset: (position) => Buffer.byteLength(whole.slice(0, position), "utf8"),
+    };
   }
-  return true;
+  return {
+    length: buffer.length,
+    indexOfNewline: (from) => buffer.indexOf(NEWLINE, from),
+    isBlank: (start, end) => {
+      for (let i = start; i < end; i++) {
+        const c = buffer[i];
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+      }
+      return true;
+    },
+    prefix: (start, length) => buffer.toString("latin1", start, start + length),
+    text: (start, end) => buffer.toString("utf8", start, end),
+    raw: (start, end) => buffer.subarray(start, end),
+    byteOffset: (position) => position,
+  };
 }
