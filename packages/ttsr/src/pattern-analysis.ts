@@ -260,7 +260,8 @@ class Parser {
     const guard = this.lineLocal
       ? `(?=[^\\n\\r\\u2028\\u2029]{0,${need - 1}}${terminatorClass}|[\\s\\S]{${need}})`
       : `(?=[\\s\\S]{${need}})`;
-    return { ...node, out: `${guard}${wrapped}`, reach: need };
+    // In unicode mode the guard counts code points, each up to two code units.
+    return { ...node, out: `${guard}${wrapped}`, reach: this.unicode ? 2 * need : need };
   }
 
   private charClass(): Node {
@@ -278,7 +279,8 @@ class Parser {
     const next = this.src[this.i + 1] ?? "";
     if (next === "b" || next === "B") {
       this.i += 2;
-      const assertion = { ...empty(), loose: `(?:\\${next}|${atEnd})`, reach: 1, peeks: true };
+      const peek = this.unicode ? 2 : 1; // the stable form peeks at one code point
+      const assertion = { ...empty(), loose: `(?:\\${next}|${atEnd})`, reach: peek, peeks: true };
       if (negative) return { ...assertion, out: `\\${next}` };
       return { ...assertion, out: `\\${next}(?=[\\s\\S])` };
     }

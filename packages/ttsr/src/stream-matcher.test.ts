@@ -106,7 +106,7 @@ describe("StreamMatcher against the naive re-scan oracle", () => {
         const naive = run(new NaiveStreamMatcher(prepared), deltas);
         expect(fast).toEqual(naive);
       }),
-      { numRuns: 3000 },
+      { numRuns: Number(process.env.ARBOR_TTSR_PROPERTY_RUNS ?? 3000) },
     );
   }, 120_000);
 
