@@ -174,7 +174,8 @@ export class TtsrManager {
   }
 
   /**
-   * Rebuilds the repeat and budget state from persisted records.
+   * Rebuilds the repeat and budget state from persisted records. Call it once, on a fresh
+   * manager, before any stream: records are added to what the manager already knows.
    * @param options.turn the turn the session is at now; defaults to the manager's turn
    * @throws ZodError when a record is malformed
    */
