@@ -7,7 +7,7 @@ export {
   type PageData,
   type UsageTotals,
 } from "./page-data.js";
-export { parseSessionJsonl, readSessionSnapshot, SessionFileError } from "./read-session-file.js";
+export { readSessionSnapshot, snapshotOfSession } from "./read-session-file.js";
 export type {
   SessionSnapshot,
   SessionSnapshotEntry,

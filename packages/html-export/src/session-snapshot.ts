@@ -22,8 +22,8 @@ export type SessionSnapshotEntry = Record<string, unknown> & {
 
 /**
  * A plain-data view of one session, which is all the exporter needs: it never touches a
- * store. `@arbor/session-store` will hand one of these over; {@link readSessionSnapshot}
- * builds one from a JSONL file in the meantime.
+ * store. `snapshotOfSession` takes one from an open `@arbor/session-store` session and
+ * `readSessionSnapshot` from a session file.
  */
 export interface SessionSnapshot {
   /** The session header (first line of the file). */
