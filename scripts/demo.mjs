@@ -8,9 +8,20 @@ import { createSession, listSessions, openSessionFile } from "@arbor/session-sto
 const dir = await mkdtemp(join(tmpdir(), "arbor-demo-"));
 const session = await createSession({ dir, cwd: process.cwd() });
 const text = (t) => [{ type: "text", text: t }];
-const reply = (t) => ({ role: "assistant", content: text(t), provider: "demo", model: "scripted", stopReason: "stop", timestamp: Date.now() });
+const reply = (t) => ({
+  role: "assistant",
+  content: text(t),
+  provider: "demo",
+  model: "scripted",
+  stopReason: "stop",
+  timestamp: Date.now(),
+});
 
-const question = await session.appendMessage({ role: "user", content: text("How do I speed up the test suite?"), timestamp: Date.now() });
+const question = await session.appendMessage({
+  role: "user",
+  content: text("How do I speed up the test suite?"),
+  timestamp: Date.now(),
+});
 await session.appendMessage(reply("Run the packages in parallel with turbo."));
 await session.appendLabelChange(question, "first try");
 await session.branchWithSummary(question, "Parallel runs were already on; look elsewhere.");
@@ -21,7 +32,8 @@ const reopened = await openSessionFile(session.location, { readOnly: true });
 const describe = (entry) => {
   if (entry.type === "message") {
     const content = entry.message.content;
-    const body = typeof content === "string" ? content : content.map((b) => b.text ?? `[${b.type}]`).join(" ");
+    const body =
+      typeof content === "string" ? content : content.map((b) => b.text ?? `[${b.type}]`).join(" ");
     return `${entry.message.role}: ${body}`;
   }
   if (entry.type === "branch_summary") return `branch summary: ${entry.summary}`;
@@ -41,4 +53,6 @@ walk(reopened.getTree(), "");
 const [info] = await listSessions(dir);
 console.log(`session ${reopened.id}\nfile    ${reopened.location}\ntitle   ${info.title}\n`);
 console.log(lines.join("\n"));
-console.log(`\n* = active path; the model would be sent ${reopened.buildSessionContext().messages.length} messages.`);
+console.log(
+  `\n* = active path; the model would be sent ${reopened.buildSessionContext().messages.length} messages.`,
+);

@@ -88,7 +88,9 @@ describe("buildPageData", () => {
     const entries = [
       at("u", null, "message", { message: { role: "user", content: "hi" } }),
       at("cut", "u", "message", aborted),
-      at("inj", "cut", "ttsr_injection", { injectedRules: [{ name: "no-any", turn: 1 }] }),
+      at("inj", "cut", "ttsr_injection", {
+        injectedRules: [{ rule: "no-any", turn: 1, interrupt: 0 }],
+      }),
       at("hidden", "inj", "custom_message", {
         customType: "ttsr-interrupt",
         content: "x",

@@ -109,7 +109,7 @@ export function generateSession(options: GenerateSessionOptions): SessionSnapsho
       message(
         assistant([{ type: "text", text: `Using \`any\` here: ${sentence(12)}` }], "aborted"),
       );
-      add("ttsr_injection", { injectedRules: [{ name: "no-any", turn }], turn });
+      add("ttsr_injection", { injectedRules: [{ rule: "no-any", turn, interrupt: turn }] });
       add("custom_message", {
         customType: "ttsr-interrupt",
         content: "Rule no-any: do not use `any`; retry without it.",

@@ -246,9 +246,12 @@ export class Session {
     return this.append({ type: "session_info", name: name.trim() });
   }
 
-  /** Records stream rules injected at a turn, so their repeat policy survives a reload. */
-  appendTtsrInjection(injectedRules: InjectedRule[], turn: number): Promise<string> {
-    return this.append({ type: "ttsr_injection", injectedRules, turn });
+  /**
+   * Records the stream rules one interrupt injected (the records `TtsrManager.markInjected`
+   * returns), so their repeat policy and budgets survive a reload.
+   */
+  appendTtsrInjection(injectedRules: InjectedRule[]): Promise<string> {
+    return this.append({ type: "ttsr_injection", injectedRules });
   }
 
   /**

@@ -34,7 +34,7 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
       timestamp: 2,
     });
     await session.appendCustomMessageEntry("ttsr-interrupt", "<system-interrupt/>", false);
-    await session.appendTtsrInjection([{ name: "no-console", turn: 1 }], 1);
+    await session.appendTtsrInjection([{ rule: "no-console", turn: 1, interrupt: 0 }]);
     await session.appendLabelChange(u1, "start");
     await session.appendSessionInfo("Arbor to pi");
     await session.appendCompaction("earlier: greetings", a1, 1234);

@@ -107,7 +107,9 @@ export function summaryOf(entry: Json): string {
 /** Names of the rules a `ttsr_injection` entry injected. */
 export function ruleNames(entry: Json): string[] {
   const rules = Array.isArray(entry.injectedRules) ? entry.injectedRules : [];
-  return rules.map((r) => (typeof r === "string" ? r : str((r as Json)?.name))).filter(Boolean);
+  return rules
+    .map((r) => (typeof r === "string" ? r : str((r as Json)?.rule ?? (r as Json)?.name)))
+    .filter(Boolean);
 }
 
 /** Lower-cased text that search matches against: everything a reader could see. */

@@ -109,19 +109,24 @@ export const sessionInfoEntrySchema = entryBaseSchema.extend({
 });
 export type SessionInfoEntry = z.infer<typeof sessionInfoEntrySchema>;
 
-/** One rule injection as the stream-rule manager needs it to restore its repeat policy. */
+/**
+ * One rule injection, as `@arbor/ttsr` records it: enough to restore its repeat policy and
+ * interrupt budgets exactly after a reload.
+ */
 export const injectedRuleSchema = z.looseObject({
-  name: z.string(),
-  /** The session-wide turn counter at which the rule fired. */
+  /** The rule's name. */
+  rule: z.string().min(1),
+  /** The turn the rule fired in (0 for the first turn). */
   turn: z.number().int().nonnegative(),
+  /** Session-wide sequence number of the interrupt; rules injected together share it. */
+  interrupt: z.number().int().nonnegative(),
 });
 export type InjectedRule = z.infer<typeof injectedRuleSchema>;
 
 /** Arbor: stream rules were injected after an interrupt. */
 export const ttsrInjectionEntrySchema = entryBaseSchema.extend({
   type: z.literal("ttsr_injection"),
-  injectedRules: z.array(injectedRuleSchema),
-  turn: z.number().int().nonnegative(),
+  injectedRules: z.array(injectedRuleSchema).min(1),
 });
 export type TtsrInjectionEntry = z.infer<typeof ttsrInjectionEntrySchema>;
 
