@@ -85,14 +85,14 @@ export async function listSessions(
   const scratch = new ScratchBuffer();
   let changed = false;
   const sessions: SessionInfo[] = [];
-  for (const name of names) {
+  // The stats go out together; the scans, which need the shared buffer, one at a time.
+  const allStats = await Promise.all(
+    names.map((name) => stat(join(dir, name)).catch(() => undefined)),
+  );
+  for (const [i, name] of names.entries()) {
     const path = join(dir, name);
-    let stats: Awaited<ReturnType<typeof stat>>;
-    try {
-      stats = await stat(path);
-    } catch {
-      continue;
-    }
+    const stats = allStats[i];
+    if (!stats) continue;
     const known = index.files[name];
     let record = known;
     if (!known || known.size !== stats.size || known.mtimeMs !== stats.mtimeMs) {
