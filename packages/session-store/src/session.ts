@@ -380,13 +380,19 @@ export class Session {
 
   /** Resolves when every append made so far is stored. */
   async flush(): Promise<void> {
-    await this.lastWrite;
+    await this.lastWrite.catch(() => undefined);
   }
 
   /** Waits for pending appends, then releases the lock. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.flush();
+    try {
+      this.storage.ensureIntact?.();
+    } catch (error) {
+      if (!SessionStoreError.isInstance(error) || error.code !== "file_deleted") throw error;
+      await this.storage.replace(this.serializeAll());
+    }
     this.closed = true;
     await this.storage.close();
   }
@@ -444,7 +450,7 @@ export class Session {
       this.failure = error;
       throw error;
     });
-    this.lastWrite = written.catch(() => undefined);
+    this.lastWrite = written;
     return written;
   }
 

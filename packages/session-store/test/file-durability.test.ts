@@ -127,6 +127,20 @@ describe("file storage durability", () => {
     expect(reopened.getEntries().map((e) => e.id)).toEqual([first, second]);
   });
 
+  it("notices a deletion on a later append, and rewrites what the deleted file had", async () => {
+    const path = join(await tempDir(), "deleted-later.jsonl");
+    const session = await openSessionFile(path, { create: true, durability: "never" });
+    const first = await session.appendMessage(user("before"));
+    await rm(path);
+    const lost = await session.appendMessage(user("into the deleted file"));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const third = await session.appendMessage(user("after the check window"));
+    // Recreated by the append itself, before close.
+    const meanwhile = await openSessionFile(path, { readOnly: true });
+    expect(meanwhile.getEntries().map((e) => e.id)).toEqual([first, lost, third]);
+    await session.close();
+  });
+
   it("keeps a torn tail in a sidecar file", async () => {
     const dir = await tempDir();
     const path = join(dir, "torn.jsonl");

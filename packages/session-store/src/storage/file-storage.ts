@@ -5,6 +5,9 @@ import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
 import type { Durability, SessionStorage } from "./session-storage.js";
 
+/** How often, at most, an append checks that the file was not deleted under it. */
+const DELETION_CHECK_MS = 100;
+
 /** Options of {@link FileSessionStorage}. */
 export interface FileStorageOptions {
   durability?: Durability;
@@ -25,6 +28,7 @@ export class FileSessionStorage implements SessionStorage {
   private runningSync: Promise<void> = Promise.resolve();
   private nextSync: Promise<void> | undefined;
   private syncTimer: NodeJS.Timeout | undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly location: string,
@@ -54,13 +58,14 @@ export class FileSessionStorage implements SessionStorage {
     if (lines.length === 0) return Promise.resolve();
     try {
       const fd = this.openForAppend();
-      if (fstatSync(fd).nlink === 0) {
-        throw new SessionStoreError(
-          "file_deleted",
-          `${this.location} was deleted while the session was open`,
-        );
+      // An fstat costs more than the write; a deleted file is noticed within DELETION_CHECK_MS
+      // (and at close), and the session then rewrites everything it holds, so nothing is lost.
+      const now = performance.now();
+      if (now - this.checkedAt > DELETION_CHECK_MS) {
+        this.checkedAt = now;
+        this.ensureIntact();
       }
-      writeAll(fd, Buffer.from(`${lines.join("\n")}\n`, "utf8"));
+      writeAll(fd, `${lines.join("\n")}\n`);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -85,6 +90,16 @@ export class FileSessionStorage implements SessionStorage {
       this.syncTimer = undefined;
       void this.syncAfterWrite().catch(() => undefined);
     }, this.batchIntervalMs);
+  }
+
+  /** @throws SessionStoreError `file_deleted` when the open file was deleted (or replaced). */
+  ensureIntact(): void {
+    if (this.fd !== undefined && fstatSync(this.fd).nlink === 0) {
+      throw new SessionStoreError(
+        "file_deleted",
+        `${this.location} was deleted while the session was open`,
+      );
+    }
   }
 
   private openForAppend(): number {
@@ -150,9 +165,13 @@ export class FileSessionStorage implements SessionStorage {
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+function writeAll(fd: number, text: string): void {
+  // One write for the common case; a short write (full disk, signals) continues from where it stopped.
+  const written = writeSync(fd, text);
+  if (written === Buffer.byteLength(text, "utf8")) return;
+  const bytes = Buffer.from(text, "utf8");
+  let offset = written;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 function datasync(fd: number): Promise<void> {

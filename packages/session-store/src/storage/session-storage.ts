@@ -34,6 +34,12 @@ export interface SessionStorage {
    * @returns where the bytes were kept
    */
   setAsideTail(offset: number, length: number): Promise<string>;
+  /**
+   * Throws a `SessionStoreError` with code `file_deleted` when the stored data vanished
+   * while open (a file deleted from under the session). Backends that cannot lose their
+   * data that way leave it out.
+   */
+  ensureIntact?(): void;
   /** Releases the lock and any handle. Idempotent. */
   close(): Promise<void>;
   /** Deletes the stored session. */
