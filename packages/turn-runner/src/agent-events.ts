@@ -1,0 +1,84 @@
+import type { ModelErrorKind, Usage } from "@arbor/providers";
+
+/** Why a run ended without success. */
+export type AgentFailureReason =
+  | "aborted"
+  | "max_turns"
+  | "retries_exhausted"
+  | "no_targets"
+  | "context_overflow";
+
+/** What a run hands back once it ends, whatever happened. */
+export interface AgentResult {
+  success: boolean;
+  /** Set when `success` is false. */
+  reason?: AgentFailureReason;
+  /** A human-readable detail for the reason (the last provider error, for example). */
+  message?: string;
+  /** Turns started (one model answer, and the tools it asked for, per turn). */
+  turns: number;
+  /** Tokens of every model call, failed attempts included. */
+  usage: Usage;
+  /** US dollars of every model call at the serving model's catalogue prices. */
+  cost: number;
+  /** Where the session is stored. */
+  sessionFile: string;
+}
+
+/** What failing over did after a failed attempt. */
+export type FailoverAction = "retry" | "next_target" | "drop_target";
+
+/** The model that served or tried a request. */
+export interface TargetRef {
+  provider: string;
+  model: string;
+}
+
+/** One event of a run, discriminated on `type` (snake_case, as plugin authors know them). */
+export type AgentEvent =
+  | { type: "turn_start"; turn: number }
+  | { type: "text_delta"; turn: number; index: number; delta: string }
+  | { type: "thinking_delta"; turn: number; index: number; delta: string }
+  | {
+      type: "toolcall_delta";
+      turn: number;
+      index: number;
+      toolCallId: string;
+      toolName: string;
+      delta: string;
+    }
+  | { type: "message_end"; turn: number; entryId: string; target: TargetRef; stopReason: string }
+  | {
+      type: "tool_result";
+      turn: number;
+      entryId: string;
+      toolCallId: string;
+      toolName: string;
+      isError: boolean;
+    }
+  | { type: "turn_end"; turn: number }
+  | {
+      type: "retry";
+      turn: number;
+      attempt: number;
+      kind: ModelErrorKind;
+      message: string;
+      target: TargetRef;
+      action: FailoverAction;
+      delayMs: number;
+    }
+  | {
+      type: "ttsr_triggered";
+      turn: number;
+      rules: string[];
+      contextMode: "discard" | "keep";
+      /** The aborted partial answer, kept in the tree. */
+      partialEntryId: string;
+    }
+  | { type: "agent_end"; result: AgentResult };
+
+/** A started run: its events as they happen, and its result once it ends. */
+export interface AgentRun {
+  events: AsyncIterable<AgentEvent>;
+  result: Promise<AgentResult>;
+}

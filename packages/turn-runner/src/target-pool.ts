@@ -1,0 +1,66 @@
+import type { Model } from "@arbor/providers";
+
+/** One provider/model pair the session may send requests to. */
+export interface ModelTarget {
+  model: Model;
+}
+
+/**
+ * The session's targets in round-robin order. Targets that failed authentication or ran
+ * out of quota are dropped for the rest of the session; rate-limited ones are remembered
+ * until every live target was rate-limited in the current cycle.
+ */
+export class TargetPool {
+  private readonly live: ModelTarget[];
+  private cursor = 0;
+  private readonly rateLimited = new Set<ModelTarget>();
+
+  constructor(targets: readonly ModelTarget[]) {
+    this.live = [...targets];
+  }
+
+  /** How many targets are still usable. */
+  get size(): number {
+    return this.live.length;
+  }
+
+  /** The target the next request goes to, or undefined when all were dropped. */
+  current(): ModelTarget | undefined {
+    if (this.live.length === 0) return undefined;
+    return this.live[this.cursor % this.live.length];
+  }
+
+  /** Moves on to the next target. */
+  advance(): void {
+    if (this.live.length > 0) this.cursor = (this.cursor + 1) % this.live.length;
+  }
+
+  /** Drops a target for the rest of the session; the next one takes its place. */
+  drop(target: ModelTarget): void {
+    const index = this.live.indexOf(target);
+    if (index === -1) return;
+    this.live.splice(index, 1);
+    this.rateLimited.delete(target);
+    if (index < this.cursor) this.cursor--;
+    if (this.cursor >= this.live.length) this.cursor = 0;
+  }
+
+  /**
+   * Notes a rate limit.
+   * @returns true when every live target has now been rate-limited in this cycle (the
+   *   cycle then starts over), which is when the caller should back off
+   */
+  markRateLimited(target: ModelTarget): boolean {
+    this.rateLimited.add(target);
+    if (this.live.every((t) => this.rateLimited.has(t))) {
+      this.rateLimited.clear();
+      return true;
+    }
+    return false;
+  }
+
+  /** A target served a request: its rate limit, if any, is over. */
+  markServed(target: ModelTarget): void {
+    this.rateLimited.delete(target);
+  }
+}

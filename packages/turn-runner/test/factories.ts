@@ -1,0 +1,80 @@
+import { type ModelInfo, modelInfoSchema } from "@arbor/providers";
+import {
+  SCRIPTED_MODEL_INFO,
+  ScriptedModel,
+  type ScriptedResponseInput,
+} from "@arbor/providers/test";
+import { MemorySessionStorage, Session, type SessionEntry } from "@arbor/session-store";
+import { z } from "zod";
+import { type AgentEvent, type AgentRun, defineTool } from "../src/index.js";
+
+/** A scripted model reporting its own provider name, so failover tests can tell them apart. */
+export function scripted(provider: string, responses: ScriptedResponseInput[]): ScriptedModel {
+  const info: ModelInfo = modelInfoSchema.parse({
+    ...SCRIPTED_MODEL_INFO,
+    provider,
+    id: `${provider}-model`,
+  });
+  return new ScriptedModel({ responses, info });
+}
+
+/** A new in-memory session with deterministic ids. */
+export async function memorySession(): Promise<Session> {
+  let next = 0;
+  return Session.open(new MemorySessionStorage(), {
+    create: true,
+    now: () => 1_000,
+    generateId: () => `e${++next}`,
+  });
+}
+
+/** Drains a run: every event in order, then the result. */
+export async function drain(run: AgentRun) {
+  const events: AgentEvent[] = [];
+  for await (const event of run.events) events.push(event);
+  return { events, result: await run.result };
+}
+
+/** The entries of a session as `type:role/customType` with their parents, in file order. */
+export function shape(session: Session): Array<[string, string, string | null]> {
+  return session.getEntries().map((entry) => [entry.id, label(entry), entry.parentId]);
+}
+
+/** One entry's kind: `message:<role>`, `custom:<customType>`, or its type. */
+export function label(entry: SessionEntry): string {
+  const record = entry as SessionEntry & {
+    message?: { role: string };
+    customType?: string;
+  };
+  if (entry.type === "message") return `message:${record.message?.role}`;
+  if (entry.type === "custom" || entry.type === "custom_message") {
+    return `${entry.type}:${record.customType}`;
+  }
+  return entry.type;
+}
+
+/** The message stored in an entry. */
+export function messageOf(session: Session, id: string): Record<string, unknown> {
+  const entry = session.getEntry(id) as { message?: Record<string, unknown> } | undefined;
+  if (!entry?.message) throw new Error(`entry ${id} holds no message`);
+  return entry.message;
+}
+
+/** A tool adding two numbers. */
+export const addTool = defineTool({
+  name: "add",
+  description: "Adds two numbers",
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+});
+
+/** Sleeps recorded instead of waited. */
+export function recordingSleep() {
+  const waits: number[] = [];
+  return {
+    waits,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+    },
+  };
+}
