@@ -1,0 +1,223 @@
+import type { CustomEntry } from "@arbor/session-store";
+import { describe, expect, it } from "vitest";
+import {
+  drain,
+  memorySession,
+  messageOf,
+  recordingSleep,
+  scripted,
+  shape,
+} from "../test/factories.js";
+import { AgentSession, FAILOVER_CUSTOM_TYPE } from "./agent-session.js";
+
+const failovers = (entries: ReturnType<Awaited<ReturnType<typeof memorySession>>["getEntries"]>) =>
+  entries
+    .filter((e): e is CustomEntry => e.type === "custom")
+    .filter((e) => e.customType === FAILOVER_CUSTOM_TYPE)
+    .map((e) => e.data as Record<string, unknown>);
+
+describe("AgentSession: retries and failover", () => {
+  it("moves to the next target on a rate limit without waiting while another is untried", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [{ error: { kind: "rate_limit", retryAfterMs: 5_000 } }]);
+    const b = scripted("beta", ["from beta"]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({ targets: [{ model: a }, { model: b }], session, sleep });
+
+    const { events, result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({ success: true, turns: 1 });
+    expect(waits).toEqual([]);
+    expect(shape(session)).toEqual([
+      ["e1", "message:user", null],
+      ["e2", "custom:arbor.failover", "e1"],
+      ["e3", "message:assistant", "e2"],
+    ]);
+    expect(messageOf(session, "e3")).toMatchObject({ provider: "beta", model: "beta-model" });
+    expect(failovers(session.getEntries())).toEqual([
+      {
+        turn: 0,
+        attempt: 1,
+        provider: "alpha",
+        model: "alpha-model",
+        kind: "rate_limit",
+        message: "scripted rate_limit",
+        action: "next_target",
+        delayMs: 0,
+        next: { provider: "beta", model: "beta-model" },
+      },
+    ]);
+    expect(session.buildSessionContext().messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
+  });
+
+  it("backs off, honouring and clamping retryAfterMs, once every target was rate-limited", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [{ error: { kind: "rate_limit", retryAfterMs: 90_000 } }, "ok"]);
+    const b = scripted("beta", [{ error: { kind: "rate_limit", retryAfterMs: 2_000 } }]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({
+      targets: [{ model: a }, { model: b }],
+      session,
+      sleep,
+      maxRetryDelayMs: 30_000,
+    });
+
+    const { result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({ success: true });
+    expect(waits).toEqual([2_000]);
+    expect(failovers(session.getEntries()).map((f) => [f.provider, f.delayMs])).toEqual([
+      ["alpha", 0],
+      ["beta", 2_000],
+    ]);
+    expect(messageOf(session, session.getLeafId() as string).provider).toBe("alpha");
+
+    const clamped = await memorySession();
+    const c = scripted("gamma", [{ error: { kind: "rate_limit", retryAfterMs: 90_000 } }, "ok"]);
+    const slept = recordingSleep();
+    await drain(
+      new AgentSession({
+        targets: [{ model: c }],
+        session: clamped,
+        sleep: slept.sleep,
+        maxRetryDelayMs: 30_000,
+      }).prompt("Hi"),
+    );
+    expect(slept.waits).toEqual([30_000]);
+  });
+
+  it("drops a target on auth_error and quota_exceeded for the rest of the session", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [{ error: { kind: "auth_error" } }]);
+    const b = scripted("beta", [{ error: { kind: "quota_exceeded" } }]);
+    const c = scripted("gamma", ["first", "second"]);
+    const { sleep } = recordingSleep();
+    const agent = new AgentSession({
+      targets: [{ model: a }, { model: b }, { model: c }],
+      session,
+      sleep,
+    });
+
+    expect((await drain(agent.prompt("One"))).result).toMatchObject({ success: true });
+    expect((await drain(agent.prompt("Two"))).result).toMatchObject({ success: true });
+
+    expect([a.requests.length, b.requests.length, c.requests.length]).toEqual([1, 1, 2]);
+    expect(failovers(session.getEntries()).map((f) => [f.provider, f.action])).toEqual([
+      ["alpha", "drop_target"],
+      ["beta", "drop_target"],
+    ]);
+  });
+
+  it("fails with no_targets when every target was dropped", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [{ error: { kind: "auth_error" } }]);
+    const { result } = await drain(
+      new AgentSession({ targets: [{ model: a }], session }).prompt("Hi"),
+    );
+    expect(result).toMatchObject({ success: false, reason: "no_targets", turns: 1 });
+    expect(shape(session).map(([, kind]) => kind)).toEqual([
+      "message:user",
+      "custom:arbor.failover",
+    ]);
+  });
+
+  it("retries transient errors with exponential backoff until maxRetries", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [
+      { error: { kind: "network_error" } },
+      { error: { kind: "timeout" } },
+      { error: { kind: "model_error" } },
+      { error: { kind: "invalid_response" } },
+    ]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({
+      targets: [{ model: a }],
+      session,
+      sleep,
+      maxRetries: 3,
+      retryDelayMs: 100,
+    });
+
+    const { result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({
+      success: false,
+      reason: "retries_exhausted",
+      message: "last error: scripted invalid_response",
+      turns: 1,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    });
+    expect(waits).toEqual([100, 200, 400]);
+    expect(failovers(session.getEntries()).map((f) => [f.kind, f.action])).toEqual([
+      ["network_error", "retry"],
+      ["timeout", "retry"],
+      ["model_error", "retry"],
+      ["invalid_response", "retry"],
+    ]);
+  });
+
+  it("rotates targets round-robin on retries and counts usage of failed attempts", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [
+      {
+        blocks: [{ type: "text", text: "part" }],
+        error: { kind: "network_error", afterDeltas: 1 },
+      },
+    ]);
+    const b = scripted("beta", ["whole"]);
+    const { sleep } = recordingSleep();
+    const agent = new AgentSession({ targets: [{ model: a }, { model: b }], session, sleep });
+    const { result } = await drain(agent.prompt("Hi"));
+    expect(result).toMatchObject({ success: true });
+    expect(messageOf(session, session.getLeafId() as string)).toMatchObject({
+      provider: "beta",
+      content: [{ type: "text", text: "whole" }],
+    });
+    // The failed attempt's partial text is not on the path.
+    expect(session.buildSessionContext().messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
+  });
+
+  it("cuts a backoff short on abort", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [{ error: { kind: "rate_limit", retryAfterMs: 50_000 } }]);
+    const agent = new AgentSession({ targets: [{ model: a }], session });
+    const run = agent.prompt("Hi");
+    const started = Date.now();
+    for await (const event of run.events) if (event.type === "retry") agent.abort();
+    const result = await run.result;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toMatchObject({ success: false, reason: "aborted" });
+    expect(agent.running).toBe(false);
+  });
+
+  it("aborts mid-stream at once, persisting the partial answer as aborted", async () => {
+    const session = await memorySession();
+    const a = scripted("alpha", [
+      { blocks: [{ type: "text", text: "abcdefghij" }], chunkSize: 2, delayMs: 30 },
+    ]);
+    const agent = new AgentSession({ targets: [{ model: a }], session });
+    const run = agent.prompt("Hi");
+    let deltas = 0;
+    for await (const event of run.events) {
+      if (event.type === "text_delta" && ++deltas === 2) agent.abort();
+    }
+    const result = await run.result;
+    expect(result).toMatchObject({ success: false, reason: "aborted", turns: 1 });
+    expect(shape(session)).toEqual([
+      ["e1", "message:user", null],
+      ["e2", "message:assistant", "e1"],
+    ]);
+    expect(messageOf(session, "e2")).toMatchObject({
+      stopReason: "aborted",
+      provider: "alpha",
+      content: [{ type: "text", text: "abcd" }],
+    });
+  });
+});
