@@ -348,12 +348,21 @@ export class Session {
     const path = this.tree.getBranch(leafId).filter((entry) => entry.type !== "label");
     const now = this.now;
     const sessionId = generateSessionId(now());
-    const storage =
-      options.storage ??
-      new FileSessionStorage(
+    let storage = options.storage;
+    if (!storage) {
+      if (!(this.storage instanceof FileSessionStorage)) {
+        throw new SessionStoreError(
+          "fork_needs_storage",
+          `${this.location} is not a file; pass { storage } to say where the fork goes`,
+        );
+      }
+      storage = new FileSessionStorage(
         join(dirname(this.location), sessionFileName(sessionId, now())),
-        this.storage instanceof FileSessionStorage ? { durability: this.storage.durability } : {},
+        {
+          durability: this.storage.durability,
+        },
       );
+    }
     const forked = await Session.open(storage, {
       create: true,
       sessionId,

@@ -1,4 +1,5 @@
-import { MemorySessionStorage } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { MemorySessionStorage, Session } from "../src/index.js";
 import { sessionStorageContract } from "./session-storage.contract.js";
 
 sessionStorageContract("memory", {
@@ -14,4 +15,12 @@ sessionStorageContract("memory", {
   async text(storage) {
     return Buffer.from((await storage.read()) ?? new Uint8Array()).toString("utf8");
   },
+});
+
+describe("memory sessions", () => {
+  it("ask where a fork goes, since there is no directory to put it in", async () => {
+    const session = await Session.open(new MemorySessionStorage(), { create: true });
+    const id = await session.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+    await expect(session.fork(id)).rejects.toThrow(/pass \{ storage \}/);
+  });
 });
