@@ -5,7 +5,7 @@ import {
   type ModelRequest,
   type Usage,
 } from "@arbor/providers";
-import type { AgentMessage, Session } from "@arbor/session-store";
+import { type AgentMessage, isEntryOfType, type Session } from "@arbor/session-store";
 import { renderInterrupt, type TtsrManager, type TtsrMatch, type TtsrSource } from "@arbor/ttsr";
 import type {
   AgentEvent,
@@ -36,6 +36,12 @@ export interface AgentSessionOptions {
   systemPrompt?: string;
   /** Stream rules: every delta is checked, and a match interrupts and retries the turn. */
   ttsr?: TtsrManager;
+  /**
+   * Restore the `ttsr_injection` records of the session into `ttsr` (and set its turn to
+   * the turns already answered), so the repeat policy and budgets continue across a
+   * reload. Pass false when the manager was restored already. Default true.
+   */
+  restoreInjectedRules?: boolean;
   /** Rule paths in interrupt reminders are shown relative to this directory. */
   projectRoot?: string;
   /** Turns per prompt before the run fails with `max_turns`. Default 20. */
@@ -101,6 +107,23 @@ function abortedPromise(signal: AbortSignal): Promise<typeof ABORTED> {
   });
 }
 
+/**
+ * Feeds a session's injection records into a fresh manager. Every turn that ended stored
+ * exactly one answer that was not aborted, so counting those gives the current turn.
+ */
+function restoreTtsr(ttsr: TtsrManager, session: Session): void {
+  const records: unknown[] = [];
+  let turn = 0;
+  for (const entry of session.getEntries()) {
+    if (isEntryOfType(entry, "ttsr_injection")) records.push(...entry.injectedRules);
+    else if (isEntryOfType(entry, "message")) {
+      const { message } = entry;
+      if (message.role === "assistant" && message.stopReason !== "aborted") turn++;
+    }
+  }
+  if (records.length > 0 || turn > 0) ttsr.restoreInjected(records, { turn });
+}
+
 const targetRef = (target: ModelTarget): TargetRef => ({
   provider: target.model.info.provider,
   model: target.model.info.id,
@@ -142,6 +165,9 @@ export class AgentSession {
     }
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? defaultSleep;
+    if (options.ttsr && (options.restoreInjectedRules ?? true)) {
+      restoreTtsr(options.ttsr, options.session);
+    }
   }
 
   /** The session this agent persists into. */

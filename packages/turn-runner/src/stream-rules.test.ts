@@ -112,3 +112,27 @@ describe("AgentSession: stream rules", () => {
     expect(messageOf(session, "e2")).toMatchObject({ stopReason: "aborted", content: [] });
   });
 });
+
+describe("AgentSession: stream rules across a reload", () => {
+  it("restores injection records, so a `once` rule does not fire again", async () => {
+    const session = await memorySession();
+    const first = scripted("alpha", [violating, "Fixed."]);
+    await drain(
+      new AgentSession({ targets: [{ model: first }], session, ttsr: rules("discard") }).prompt(
+        "One",
+      ),
+    );
+
+    // A new process: a fresh manager with the same rules, over the same session.
+    const fresh = rules("discard");
+    const second = scripted("alpha", [violating]);
+    const { events, result } = await drain(
+      new AgentSession({ targets: [{ model: second }], session, ttsr: fresh }).prompt("Two"),
+    );
+
+    expect(result).toMatchObject({ success: true, turns: 1 });
+    expect(fresh.turn).toBe(2);
+    expect(events.some((e) => e.type === "ttsr_triggered")).toBe(false);
+    expect(session.getEntries().filter((e) => e.type === "ttsr_injection")).toHaveLength(1);
+  });
+});
