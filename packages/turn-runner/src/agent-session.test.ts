@@ -224,3 +224,60 @@ describe("AgentSession: tools", () => {
     expect(session.getEntries()).toHaveLength(5);
   });
 });
+
+describe("AgentSession: thinking and abort during tools", () => {
+  it("streams thinking and stores it in the answer", async () => {
+    const session = await memorySession();
+    const model = scripted("alpha", [
+      {
+        blocks: [
+          { type: "thinking", thinking: "Hmm, greet.", signature: "sig" },
+          { type: "text", text: "Hi!" },
+        ],
+      },
+    ]);
+    const { events } = await drain(
+      new AgentSession({ targets: [{ model }], session }).prompt("Hi"),
+    );
+    expect(events.filter((e) => e.type === "thinking_delta")).toEqual([
+      { type: "thinking_delta", turn: 0, index: 0, delta: "Hmm, greet." },
+    ]);
+    expect(messageOf(session, "e2").content).toEqual([
+      { type: "thinking", thinking: "Hmm, greet.", signature: "sig" },
+      { type: "text", text: "Hi!" },
+    ]);
+  });
+
+  it("abort while a tool runs ends the run at once and signals the tool", async () => {
+    const session = await memorySession();
+    let toolSignal: AbortSignal | undefined;
+    const wait = defineTool({
+      name: "wait",
+      description: "Waits until aborted",
+      parameters: z.object({}),
+      execute: (_args, { signal }) => {
+        toolSignal = signal;
+        return new Promise<string>(() => undefined);
+      },
+    });
+    const model = scripted("alpha", [{ blocks: [call("c1", "wait", {})] }]);
+    const agent = new AgentSession({ targets: [{ model }], session, tools: [wait] });
+    const run = agent.prompt("Go");
+    for await (const event of run.events)
+      if (event.type === "message_end") setTimeout(() => agent.abort(), 5);
+    const result = await run.result;
+    expect(result).toMatchObject({ success: false, reason: "aborted", turns: 1 });
+    expect(toolSignal?.aborted).toBe(true);
+    expect(shape(session).map(([, kind]) => kind)).toEqual(["message:user", "message:assistant"]);
+  });
+
+  it("a model that throws out of stream() rejects the result instead of hanging", async () => {
+    const session = await memorySession();
+    const model = scripted("alpha", []);
+    const run = new AgentSession({ targets: [{ model }], session }).prompt("Hi");
+    await expect(run.result).rejects.toThrow();
+    const seen: string[] = [];
+    for await (const event of run.events) seen.push(event.type);
+    expect(seen).toEqual(["turn_start"]);
+  });
+});

@@ -441,14 +441,15 @@ export class AgentSession {
     state: RunState,
   ): Promise<AttemptOutcome> {
     const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    state.signal.addEventListener("abort", onAbort, { once: true });
     const ttsr = this.options.ttsr;
     ttsr?.resetBuffer();
     const builder = new AnswerBuilder();
     let usage: Usage = { ...ZERO_USAGE };
     const stopped = abortedPromise(controller.signal);
+    // A model that throws here breaks its contract; the run's result rejects with the error.
     const iterator = target.model.stream(this.request(controller.signal))[Symbol.asyncIterator]();
+    const onAbort = () => controller.abort();
+    state.signal.addEventListener("abort", onAbort, { once: true });
     const cut = () => {
       controller.abort();
       void Promise.resolve(iterator.return?.()).catch(() => undefined);
