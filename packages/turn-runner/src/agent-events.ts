@@ -72,8 +72,13 @@ export type AgentEvent =
       turn: number;
       rules: string[];
       contextMode: "discard" | "keep";
-      /** The aborted partial answer, kept in the tree. */
-      partialEntryId: string;
+      /**
+       * False for rules with `interruptMode: "never"`: the answer was not cut, and the
+       * reminder was queued for the next request.
+       */
+      interrupted: boolean;
+      /** The aborted partial answer, kept in the tree (when the stream was interrupted). */
+      partialEntryId?: string;
     }
   | { type: "agent_end"; result: AgentResult };
 

@@ -6,7 +6,13 @@ import {
   type Usage,
 } from "@arbor/providers";
 import { type AgentMessage, isEntryOfType, type Session } from "@arbor/session-store";
-import { renderInterrupt, type TtsrManager, type TtsrMatch, type TtsrSource } from "@arbor/ttsr";
+import {
+  type ResolvedTtsrRule,
+  renderInterrupt,
+  type TtsrManager,
+  type TtsrMatch,
+  type TtsrSource,
+} from "@arbor/ttsr";
 import type {
   AgentEvent,
   AgentFailureReason,
@@ -82,6 +88,8 @@ interface RunState {
   signal: AbortSignal;
   usage: Usage;
   cost: number;
+  /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */
+  queuedRules: Map<string, ResolvedTtsrRule>;
 }
 
 const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -197,6 +205,7 @@ export class AgentSession {
       signal: controller.signal,
       usage: { ...ZERO_USAGE },
       cost: 0,
+      queuedRules: new Map(),
     };
     const result = this.run(text, state).finally(() => {
       state.channel.close();
@@ -250,6 +259,7 @@ export class AgentSession {
           return finish("aborted");
         }
       }
+      await this.injectQueued(turn, state);
       state.channel.push({ type: "turn_end", turn });
       this.options.ttsr?.onTurnEnd();
       if (answer.toolCalls.length === 0) return finish();
@@ -533,6 +543,10 @@ export class AgentSession {
           default:
             break;
         }
+        for (const match of matches) {
+          if (match.rule.interruptMode === "never")
+            state.queuedRules.set(match.rule.name, match.rule);
+        }
         const interrupting = matches.filter((match) => match.rule.interruptMode !== "never");
         if (interrupting.length > 0) {
           cut();
@@ -572,6 +586,41 @@ export class AgentSession {
       { rules: names, partialEntryId },
     );
     await this.session.appendTtsrInjection(ttsr.markInjected(names));
-    state.channel.push({ type: "ttsr_triggered", turn, rules: names, contextMode, partialEntryId });
+    state.channel.push({
+      type: "ttsr_triggered",
+      turn,
+      rules: names,
+      contextMode,
+      interrupted: true,
+      partialEntryId,
+    });
+  }
+
+  /**
+   * Appends the reminder of rules that matched without interrupting (`interruptMode:
+   * "never"`) once the turn's answer and tool results are stored, so it never splits a
+   * tool call from its result.
+   */
+  private async injectQueued(turn: number, state: RunState): Promise<void> {
+    const ttsr = this.options.ttsr;
+    if (!ttsr || state.queuedRules.size === 0) return;
+    const rules = [...state.queuedRules.values()];
+    state.queuedRules.clear();
+    const names = rules.map((rule) => rule.name);
+    const projectRoot = this.options.projectRoot ?? (this.session.getHeader().cwd || "/");
+    await this.session.appendCustomMessageEntry(
+      TTSR_INTERRUPT_CUSTOM_TYPE,
+      renderInterrupt(rules, { projectRoot }),
+      false,
+      { rules: names, interrupted: false },
+    );
+    await this.session.appendTtsrInjection(ttsr.markInjected(names));
+    state.channel.push({
+      type: "ttsr_triggered",
+      turn,
+      rules: names,
+      contextMode: "keep",
+      interrupted: false,
+    });
   }
 }

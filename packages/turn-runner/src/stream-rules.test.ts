@@ -1,7 +1,7 @@
 import type { CustomMessageEntry, TtsrInjectionEntry } from "@arbor/session-store";
 import { TtsrManager } from "@arbor/ttsr";
 import { describe, expect, it } from "vitest";
-import { drain, memorySession, messageOf, scripted, shape } from "../test/factories.js";
+import { addTool, drain, memorySession, messageOf, scripted, shape } from "../test/factories.js";
 import { AgentSession, TTSR_INTERRUPT_CUSTOM_TYPE } from "./agent-session.js";
 
 function rules(contextMode: "discard" | "keep") {
@@ -66,6 +66,7 @@ describe("AgentSession: stream rules", () => {
         turn: 0,
         rules: ["no-console"],
         contextMode: "discard",
+        interrupted: true,
         partialEntryId: "e2",
       },
     ]);
@@ -110,6 +111,57 @@ describe("AgentSession: stream rules", () => {
     expect(injections).toHaveLength(1);
     // The cut tool call never completed, so it is not stored.
     expect(messageOf(session, "e2")).toMatchObject({ stopReason: "aborted", content: [] });
+  });
+});
+
+describe("AgentSession: rules that never interrupt", () => {
+  it("lets the answer finish and injects the reminder after the turn's tool results", async () => {
+    const session = await memorySession();
+    const ttsr = new TtsrManager();
+    ttsr.addRule({
+      name: "no-console",
+      content: "Use the logger.",
+      condition: "console\\.log",
+      interruptMode: "never",
+    });
+    const model = scripted("alpha", [
+      {
+        blocks: [
+          { type: "text", text: "I will console.log it" },
+          { type: "toolCall", id: "c1", name: "add", arguments: { a: 1, b: 1 } },
+        ],
+      },
+      "Done.",
+    ]);
+    const agent = new AgentSession({ targets: [{ model }], session, ttsr, tools: [addTool] });
+
+    const { events, result } = await drain(agent.prompt("Go"));
+
+    expect(result).toMatchObject({ success: true, turns: 2 });
+    expect(shape(session).map(([, kind]) => kind)).toEqual([
+      "message:user",
+      "message:assistant",
+      "message:toolResult",
+      "custom_message:ttsr-interrupt",
+      "ttsr_injection",
+      "message:assistant",
+    ]);
+    expect(messageOf(session, "e2").stopReason).toBe("tool_use");
+    expect(model.requests[1]?.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "user",
+    ]);
+    expect(events.filter((e) => e.type === "ttsr_triggered")).toEqual([
+      {
+        type: "ttsr_triggered",
+        turn: 0,
+        rules: ["no-console"],
+        contextMode: "keep",
+        interrupted: false,
+      },
+    ]);
   });
 });
 
