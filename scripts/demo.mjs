@@ -37,6 +37,7 @@ const describe = (entry) => {
     return `${entry.message.role}: ${body}`;
   }
   if (entry.type === "branch_summary") return `branch summary: ${entry.summary}`;
+  if (entry.type === "label") return `(label "${entry.label}" set on ${entry.targetId})`;
   return entry.type;
 };
 const lines = [];
