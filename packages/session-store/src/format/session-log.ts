@@ -69,6 +69,12 @@ export function validateEntry(value: unknown): SessionEntry | string {
   if (parentId !== null && typeof parentId !== "string")
     return '"parentId" is neither a string nor null';
   if (typeof timestamp !== "string") return 'missing "timestamp"';
+  // Messages are most lines of a session: checked by hand against `agentMessageSchema`'s
+  // rules, since a zod parse would copy every message only to throw the copy away.
+  if (type === "message") {
+    const problem = checkMessage(value.message);
+    return problem ? `invalid message entry: ${problem}` : (value as SessionEntry);
+  }
   const schema = knownEntrySchemas[type as keyof typeof knownEntrySchemas];
   if (schema) {
     const result = schema.safeParse(value);
@@ -78,6 +84,25 @@ export function validateEntry(value: unknown): SessionEntry | string {
     }
   }
   return value as SessionEntry;
+}
+
+/** The rules of `agentMessageSchema`, without building a copy; undefined when they hold. */
+function checkMessage(message: unknown): string | undefined {
+  if (!isJsonObject(message)) return "message: expected an object";
+  if (typeof message.role !== "string" || message.role === "")
+    return "message.role: expected a non-empty string";
+  const { content, timestamp } = message;
+  if (content !== undefined && typeof content !== "string") {
+    if (!Array.isArray(content)) return "message.content: expected a string or an array";
+    for (const [i, block] of content.entries()) {
+      if (!isJsonObject(block) || typeof block.type !== "string") {
+        return `message.content.${i}: expected an object with a string "type"`;
+      }
+    }
+  }
+  if (timestamp !== undefined && typeof timestamp !== "number")
+    return "message.timestamp: expected a number";
+  return undefined;
 }
 
 /** Builds the record of an entry that is already parsed and valid. */
