@@ -477,11 +477,17 @@ export class Session {
     }
   }
 
+  /** The whole session as lines: header, every entry, and a leaf pointer if the leaf moved. */
   private serializeAll(): string[] {
-    return [
-      JSON.stringify(this.tree.getHeader()),
-      ...this.tree.getEntries().map((e) => JSON.stringify(e)),
-    ];
+    const entries = this.tree.getEntries();
+    const lines = [JSON.stringify(this.tree.getHeader()), ...entries.map((e) => JSON.stringify(e))];
+    const leafId = this.tree.getLeafId();
+    if (leafId !== (entries.at(-1)?.id ?? null)) {
+      lines.push(
+        JSON.stringify({ ...this.build({ type: "leaf", targetId: leafId }), parentId: leafId }),
+      );
+    }
+    return lines;
   }
 }
 

@@ -121,10 +121,20 @@ describe("file storage durability", () => {
     const first = await session.appendMessage(user("before"));
     await rm(path);
     const second = await session.appendMessage(user("after delete"));
+    await session.appendMessage(user("a branch"));
+    await session.branch(second);
     await session.close();
     const reopened = await openSessionFile(path, { readOnly: true });
     expect(reopened.getHeader().cwd).toBe("/deleted");
-    expect(reopened.getEntries().map((e) => e.id)).toEqual([first, second]);
+    expect(
+      reopened
+        .getEntries()
+        .map((e) => e.id)
+        .slice(0, 2),
+    ).toEqual([first, second]);
+    expect(reopened.getEntries()).toHaveLength(3);
+    // The navigated leaf survives the recreation too.
+    expect(reopened.getLeafId()).toBe(second);
   });
 
   it("notices a deletion on a later append, and rewrites what the deleted file had", async () => {
