@@ -36,30 +36,36 @@ export interface TargetRef {
 
 /** One event of a run, discriminated on `type` (snake_case, as plugin authors know them). */
 export type AgentEvent =
-  | { type: "turn_start"; turn: number }
-  | { type: "text_delta"; turn: number; index: number; delta: string }
-  | { type: "thinking_delta"; turn: number; index: number; delta: string }
+  | { type: "turn_start"; turnIndex: number }
+  | { type: "text_delta"; turnIndex: number; index: number; delta: string }
+  | { type: "thinking_delta"; turnIndex: number; index: number; delta: string }
   | {
       type: "toolcall_delta";
-      turn: number;
+      turnIndex: number;
       index: number;
       toolCallId: string;
       toolName: string;
       delta: string;
     }
-  | { type: "message_end"; turn: number; entryId: string; target: TargetRef; stopReason: string }
+  | {
+      type: "message_end";
+      turnIndex: number;
+      entryId: string;
+      target: TargetRef;
+      stopReason: string;
+    }
   | {
       type: "tool_result";
-      turn: number;
+      turnIndex: number;
       entryId: string;
       toolCallId: string;
       toolName: string;
       isError: boolean;
     }
-  | { type: "turn_end"; turn: number }
+  | { type: "turn_end"; turnIndex: number }
   | {
       type: "retry";
-      turn: number;
+      turnIndex: number;
       attempt: number;
       kind: ModelErrorKind;
       message: string;
@@ -69,7 +75,7 @@ export type AgentEvent =
     }
   | {
       type: "ttsr_triggered";
-      turn: number;
+      turnIndex: number;
       rules: string[];
       contextMode: "discard" | "keep";
       /**

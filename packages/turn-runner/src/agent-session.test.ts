@@ -240,7 +240,7 @@ describe("AgentSession: thinking and abort during tools", () => {
       new AgentSession({ targets: [{ model }], session }).prompt("Hi"),
     );
     expect(events.filter((e) => e.type === "thinking_delta")).toEqual([
-      { type: "thinking_delta", turn: 0, index: 0, delta: "Hmm, greet." },
+      { type: "thinking_delta", turnIndex: 0, index: 0, delta: "Hmm, greet." },
     ]);
     expect(messageOf(session, "e2").content).toEqual([
       { type: "thinking", thinking: "Hmm, greet.", signature: "sig" },

@@ -1,141 +1,26 @@
-import {
-  type AssistantMessage,
-  costOf,
-  type ModelErrorEvent,
-  type ModelRequest,
-  type Usage,
-} from "@arbor/providers";
-import { type AgentMessage, isEntryOfType, type Session } from "@arbor/session-store";
-import {
-  type ResolvedTtsrRule,
-  renderInterrupt,
-  type TtsrManager,
-  type TtsrMatch,
-  type TtsrSource,
-} from "@arbor/ttsr";
-import type {
-  AgentEvent,
-  AgentFailureReason,
-  AgentResult,
-  AgentRun,
-  FailoverAction,
-  TargetRef,
-} from "./agent-events.js";
-import { type AgentTool, runToolCall, toolDefinitions } from "./agent-tool.js";
-import { AnswerBuilder } from "./answer-builder.js";
+import type { ModelRequest } from "@arbor/providers";
+import type { AgentMessage, Session } from "@arbor/session-store";
+import { abortableSleep } from "./abortable-wait.js";
+import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./agent-events.js";
+import type { AgentSessionOptions } from "./agent-session-options.js";
+import { type AgentTool, toolDefinitions } from "./agent-tool.js";
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
-import { type ModelTarget, TargetPool } from "./target-pool.js";
-
-/** The `customType` of the entry recording a failed attempt and what failover did. */
-export const FAILOVER_CUSTOM_TYPE = "arbor.failover";
-/** The `customType` of the hidden message carrying a stream rule's reminder. */
-export const TTSR_INTERRUPT_CUSTOM_TYPE = "ttsr-interrupt";
-
-/** Options of {@link AgentSession}. */
-export interface AgentSessionOptions {
-  /** Provider/model pairs, tried round-robin; at least one. */
-  targets: readonly ModelTarget[];
-  /** Where every step is persisted; the context of each turn is rebuilt from it. */
-  session: Session;
-  tools?: readonly AgentTool[];
-  systemPrompt?: string;
-  /** Stream rules: every delta is checked, and a match interrupts and retries the turn. */
-  ttsr?: TtsrManager;
-  /**
-   * Restore the `ttsr_injection` records of the session into `ttsr` (and set its turn to
-   * the turns already answered), so the repeat policy and budgets continue across a
-   * reload. Pass false when the manager was restored already. Default true.
-   */
-  restoreInjectedRules?: boolean;
-  /** Rule paths in interrupt reminders are shown relative to this directory. */
-  projectRoot?: string;
-  /** Turns per prompt before the run fails with `max_turns`. Default 20. */
-  maxTurns?: number;
-  /** Failed attempts per turn retried before the run fails. Default 3. */
-  maxRetries?: number;
-  /** Default timeout of a tool call, overridable per tool. Default 120 s. */
-  toolTimeoutMs?: number;
-  /** First backoff delay, doubled per failed attempt. Default 1 s. */
-  retryDelayMs?: number;
-  /** Upper bound of any wait, including a provider's `retryAfterMs`. Default 60 s. */
-  maxRetryDelayMs?: number;
-  maxOutputTokens?: number;
-  temperature?: number;
-  /** Clock seam, in epoch milliseconds. */
-  now?: () => number;
-  /** Wait seam; it must resolve early when the signal fires. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-type AttemptOutcome =
-  | { kind: "done"; content: AssistantMessage["content"]; stopReason: string; usage: Usage }
-  | {
-      kind: "error";
-      error: ModelErrorEvent;
-      content: AssistantMessage["content"];
-      usage: Usage;
-    }
-  | { kind: "aborted"; content: AssistantMessage["content"]; usage: Usage }
-  | { kind: "interrupt"; matches: TtsrMatch[]; content: AssistantMessage["content"]; usage: Usage };
+import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+import { assistantMessage, streamAttempt } from "./model-attempt.js";
+import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
+import { TargetPool, targetRef } from "./target-pool.js";
+import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
+import {
+  injectQueuedRules,
+  persistInterrupt,
+  type RuleReminderContext,
+  restoreTtsr,
+} from "./ttsr-interrupt.js";
 
 type TurnAnswer =
-  | { ok: true; toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> }
+  | { ok: true; toolCalls: RequestedToolCall[] }
   | { ok: false; reason: AgentFailureReason; message?: string };
-
-interface RunState {
-  channel: EventChannel<AgentEvent>;
-  signal: AbortSignal;
-  usage: Usage;
-  cost: number;
-  /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */
-  queuedRules: Map<string, ResolvedTtsrRule>;
-}
-
-const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-const ABORTED = Symbol("aborted");
-
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function abortedPromise(signal: AbortSignal): Promise<typeof ABORTED> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(ABORTED);
-    else signal.addEventListener("abort", () => resolve(ABORTED), { once: true });
-  });
-}
-
-/**
- * Feeds a session's injection records into a fresh manager. Every turn that ended stored
- * exactly one answer that was not aborted, so counting those gives the current turn.
- */
-function restoreTtsr(ttsr: TtsrManager, session: Session): void {
-  const records: unknown[] = [];
-  let turn = 0;
-  for (const entry of session.getEntries()) {
-    if (isEntryOfType(entry, "ttsr_injection")) records.push(...entry.injectedRules);
-    else if (isEntryOfType(entry, "message")) {
-      const { message } = entry;
-      if (message.role === "assistant" && message.stopReason !== "aborted") turn++;
-    }
-  }
-  if (records.length > 0 || turn > 0) ttsr.restoreInjected(records, { turn });
-}
-
-const targetRef = (target: ModelTarget): TargetRef => ({
-  provider: target.model.info.provider,
-  model: target.model.info.id,
-});
 
 /**
  * One agent talking to models, running tools and persisting every step into a session
@@ -172,7 +57,7 @@ export class AgentSession {
       this.tools.set(tool.name, tool);
     }
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? abortableSleep;
     if (options.ttsr && (options.restoreInjectedRules ?? true)) {
       restoreTtsr(options.ttsr, options.session);
     }
@@ -219,10 +104,23 @@ export class AgentSession {
     this.controller?.abort();
   }
 
+  /** Appends a message after every earlier append of this agent, so entries keep their order. */
   private append(message: AgentMessage): Promise<string> {
     const next = this.appendChain.then(() => this.session.appendMessage(message));
     this.appendChain = next.catch(() => undefined);
     return next;
+  }
+
+  private reminderContext(): RuleReminderContext | undefined {
+    const { ttsr } = this.options;
+    if (!ttsr) return undefined;
+    return {
+      session: this.session,
+      ttsr,
+      projectRoot: this.options.projectRoot,
+      appendMessage: (message) => this.append(message),
+      now: this.now,
+    };
   }
 
   private async run(text: string, state: RunState): Promise<AgentResult> {
@@ -245,83 +143,65 @@ export class AgentSession {
     while (true) {
       if (state.signal.aborted) return finish("aborted");
       if (turns >= maxTurns) return finish("max_turns", `stopped after ${maxTurns} turns`);
-      const turn = turns++;
-      state.channel.push({ type: "turn_start", turn });
-      const answer = await this.answer(turn, state);
+      const turnIndex = turns++;
+      state.channel.push({ type: "turn_start", turnIndex });
+      const answer = await this.answer(turnIndex, state);
       if (!answer.ok) {
-        state.channel.push({ type: "turn_end", turn });
+        state.channel.push({ type: "turn_end", turnIndex });
         return finish(answer.reason, answer.message);
       }
       if (answer.toolCalls.length > 0) {
-        const finished = await this.runTools(turn, answer.toolCalls, state);
+        const finished = await runToolCalls(
+          {
+            turnIndex,
+            calls: answer.toolCalls,
+            tools: this.tools,
+            timeoutMs: this.options.toolTimeoutMs ?? 120_000,
+            appendMessage: (message) => this.append(message),
+            flushAppends: () => this.appendChain,
+            now: this.now,
+          },
+          state,
+        );
         if (!finished) {
-          state.channel.push({ type: "turn_end", turn });
+          state.channel.push({ type: "turn_end", turnIndex });
           return finish("aborted");
         }
       }
-      await this.injectQueued(turn, state);
-      state.channel.push({ type: "turn_end", turn });
+      const reminders = this.reminderContext();
+      if (reminders) await injectQueuedRules(reminders, turnIndex, state);
+      state.channel.push({ type: "turn_end", turnIndex });
       this.options.ttsr?.onTurnEnd();
       if (answer.toolCalls.length === 0) return finish();
     }
   }
 
-  /** Runs the calls in parallel, persisting each result as it finishes. */
-  private async runTools(
-    turn: number,
-    calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>,
-    state: RunState,
-  ): Promise<boolean> {
-    const timeoutMs = this.options.toolTimeoutMs ?? 120_000;
-    const all = Promise.all(
-      calls.map(async (call) => {
-        const outcome = await runToolCall(this.tools.get(call.name), call, {
-          signal: state.signal,
-          timeoutMs,
-        });
-        if (state.signal.aborted) return;
-        const entryId = await this.append({
-          role: "toolResult",
-          toolCallId: call.id,
-          toolName: call.name,
-          content: outcome.content,
-          isError: outcome.isError,
-          timestamp: this.now(),
-        });
-        state.channel.push({
-          type: "tool_result",
-          turn,
-          entryId,
-          toolCallId: call.id,
-          toolName: call.name,
-          isError: outcome.isError,
-        });
-      }),
-    );
-    const settled = await Promise.race([all, abortedPromise(state.signal)]);
-    if (settled === ABORTED) return false;
-    await this.appendChain;
-    return !state.signal.aborted;
-  }
-
   /** Gets one answer for a turn, retrying and failing over as the errors say. */
-  private async answer(turn: number, state: RunState): Promise<TurnAnswer> {
+  private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
     const maxRetries = this.options.maxRetries ?? 3;
     let failures = 0;
     while (true) {
       const target = this.pool.current();
       if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
-      const outcome = await this.attempt(turn, target, state);
-      this.account(target, outcome.usage, state);
+      const outcome = await streamAttempt(
+        {
+          turnIndex,
+          target,
+          request: (signal) => this.request(signal),
+          ttsr: this.options.ttsr,
+        },
+        state,
+      );
+      accountUsage(state, target, outcome.usage);
 
       if (outcome.kind === "done") {
         this.pool.markServed(target);
         const entryId = await this.append(
-          this.assistantMessage(target, outcome.content, outcome.stopReason, outcome.usage),
+          assistantMessage(target, outcome.content, outcome.stopReason, outcome.usage, this.now()),
         );
         state.channel.push({
           type: "message_end",
-          turn,
+          turnIndex,
           entryId,
           target: targetRef(target),
           stopReason: outcome.stopReason,
@@ -332,11 +212,14 @@ export class AgentSession {
         };
       }
       if (outcome.kind === "aborted" || (outcome.kind === "error" && state.signal.aborted)) {
-        await this.append(this.assistantMessage(target, outcome.content, "aborted", outcome.usage));
+        await this.append(
+          assistantMessage(target, outcome.content, "aborted", outcome.usage, this.now()),
+        );
         return { ok: false, reason: "aborted" };
       }
       if (outcome.kind === "interrupt") {
-        await this.interrupt(turn, target, outcome, state);
+        const reminders = this.reminderContext();
+        if (reminders) await persistInterrupt(reminders, turnIndex, target, outcome, state);
         continue;
       }
 
@@ -345,20 +228,21 @@ export class AgentSession {
         return { ok: false, reason: "context_overflow", message: error.message };
       }
       failures++;
-      const { action, delayMs } = this.failover(target, error, failures);
+      const { action, delayMs } = applyFailover(this.pool, target, error, failures, this.options);
+      const next = this.pool.current();
       await this.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
-        turn,
+        turn: turnIndex,
         attempt: failures,
         ...targetRef(target),
         kind: error.kind,
         message: error.message,
         action,
         delayMs,
-        next: this.pool.current() ? targetRef(this.pool.current() as ModelTarget) : null,
+        next: next ? targetRef(next) : null,
       });
       state.channel.push({
         type: "retry",
-        turn,
+        turnIndex,
         attempt: failures,
         kind: error.kind,
         message: error.message,
@@ -377,58 +261,6 @@ export class AgentSession {
     }
   }
 
-  /** Decides what a failed attempt does to the pool, and how long to wait before the next. */
-  private failover(
-    target: ModelTarget,
-    error: ModelErrorEvent,
-    failures: number,
-  ): { action: FailoverAction; delayMs: number } {
-    const maxDelay = this.options.maxRetryDelayMs ?? 60_000;
-    const backoff = Math.min(maxDelay, (this.options.retryDelayMs ?? 1_000) * 2 ** (failures - 1));
-    switch (error.kind) {
-      case "rate_limit": {
-        const everyTargetLimited = this.pool.markRateLimited(target);
-        this.pool.advance();
-        const wait =
-          error.retryAfterMs !== undefined ? Math.min(maxDelay, error.retryAfterMs) : backoff;
-        return { action: "next_target", delayMs: everyTargetLimited ? wait : 0 };
-      }
-      case "auth_error":
-      case "quota_exceeded":
-        this.pool.drop(target);
-        return { action: "drop_target", delayMs: 0 };
-      default:
-        this.pool.advance();
-        return { action: "retry", delayMs: backoff };
-    }
-  }
-
-  private account(target: ModelTarget, usage: Usage, state: RunState): void {
-    state.usage.input += usage.input;
-    state.usage.output += usage.output;
-    state.usage.cacheRead += usage.cacheRead;
-    state.usage.cacheWrite += usage.cacheWrite;
-    state.cost += costOf(usage, target.model.info.pricing);
-  }
-
-  private assistantMessage(
-    target: ModelTarget,
-    content: AssistantMessage["content"],
-    stopReason: string,
-    usage: Usage,
-  ): AgentMessage {
-    return {
-      role: "assistant",
-      content,
-      stopReason,
-      usage,
-      api: target.model.info.api,
-      provider: target.model.info.provider,
-      model: target.model.info.id,
-      timestamp: this.now(),
-    };
-  }
-
   private request(signal: AbortSignal): ModelRequest {
     const context = this.session.buildSessionContext();
     const tools = toolDefinitions([...this.tools.values()]);
@@ -443,184 +275,6 @@ export class AgentSession {
       signal,
     };
   }
-
-  /** Streams one model call, forwarding deltas and checking them against the stream rules. */
-  private async attempt(
-    turn: number,
-    target: ModelTarget,
-    state: RunState,
-  ): Promise<AttemptOutcome> {
-    const controller = new AbortController();
-    const ttsr = this.options.ttsr;
-    ttsr?.resetBuffer();
-    const builder = new AnswerBuilder();
-    let usage: Usage = { ...ZERO_USAGE };
-    const stopped = abortedPromise(controller.signal);
-    // A model that throws here breaks its contract; the run's result rejects with the error.
-    const iterator = target.model.stream(this.request(controller.signal))[Symbol.asyncIterator]();
-    const onAbort = () => controller.abort();
-    state.signal.addEventListener("abort", onAbort, { once: true });
-    const cut = () => {
-      controller.abort();
-      void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    };
-    try {
-      while (true) {
-        const next = await Promise.race([iterator.next(), stopped]);
-        if (next === ABORTED) {
-          cut();
-          return { kind: "aborted", content: builder.content(), usage };
-        }
-        if (next.done) {
-          return {
-            kind: "error",
-            error: {
-              type: "error",
-              kind: "network_error",
-              message: "the stream ended without a final event",
-            },
-            content: builder.content(),
-            usage,
-          };
-        }
-        const event = next.value;
-        builder.apply(event);
-        let matches: TtsrMatch[] = [];
-        switch (event.type) {
-          case "text_delta":
-            state.channel.push({
-              type: "text_delta",
-              turn,
-              index: event.index,
-              delta: event.delta,
-            });
-            if (ttsr) matches = ttsr.checkDelta(event.delta, { kind: "text" });
-            break;
-          case "thinking_delta":
-            state.channel.push({
-              type: "thinking_delta",
-              turn,
-              index: event.index,
-              delta: event.delta,
-            });
-            if (ttsr) matches = ttsr.checkDelta(event.delta, { kind: "thinking" });
-            break;
-          case "toolcall_delta": {
-            const call = builder.openToolCall(event.index) ?? { id: "", name: "" };
-            state.channel.push({
-              type: "toolcall_delta",
-              turn,
-              index: event.index,
-              toolCallId: call.id,
-              toolName: call.name,
-              delta: event.delta,
-            });
-            if (ttsr) matches = ttsr.checkDelta(event.delta, { kind: "tool", ...call });
-            break;
-          }
-          case "text_end":
-            if (ttsr) matches = ttsr.checkFinal({ kind: "text" });
-            break;
-          case "thinking_end":
-            if (ttsr) matches = ttsr.checkFinal({ kind: "thinking" });
-            break;
-          case "toolcall_end": {
-            const source: TtsrSource = {
-              kind: "tool",
-              id: event.toolCall.id,
-              name: event.toolCall.name,
-            };
-            if (ttsr) matches = ttsr.checkFinal(source);
-            break;
-          }
-          case "usage":
-            usage = event.usage;
-            break;
-          case "done":
-            return { kind: "done", content: builder.content(), stopReason: event.reason, usage };
-          case "error":
-            return { kind: "error", error: event, content: builder.content(), usage };
-          default:
-            break;
-        }
-        for (const match of matches) {
-          if (match.rule.interruptMode === "never")
-            state.queuedRules.set(match.rule.name, match.rule);
-        }
-        const interrupting = matches.filter((match) => match.rule.interruptMode !== "never");
-        if (interrupting.length > 0) {
-          cut();
-          return { kind: "interrupt", matches: interrupting, content: builder.content(), usage };
-        }
-      }
-    } finally {
-      state.signal.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /**
-   * Handles a stream rule match: the partial answer is stored as an aborted entry (and
-   * left off the path in `discard` mode), the reminder is appended as a hidden message and
-   * the injection is recorded, so the retried turn sees the rule.
-   */
-  private async interrupt(
-    turn: number,
-    target: ModelTarget,
-    outcome: Extract<AttemptOutcome, { kind: "interrupt" }>,
-    state: RunState,
-  ): Promise<void> {
-    const ttsr = this.options.ttsr as TtsrManager;
-    const parentId = this.session.getLeafId();
-    const partialEntryId = await this.append(
-      this.assistantMessage(target, outcome.content, "aborted", outcome.usage),
-    );
-    const rules = outcome.matches.map((match) => match.rule);
-    const contextMode = rules.every((rule) => rule.contextMode === "keep") ? "keep" : "discard";
-    if (contextMode === "discard" && parentId !== null) await this.session.branch(parentId);
-    const names = rules.map((rule) => rule.name);
-    const projectRoot = this.options.projectRoot ?? (this.session.getHeader().cwd || "/");
-    await this.session.appendCustomMessageEntry(
-      TTSR_INTERRUPT_CUSTOM_TYPE,
-      renderInterrupt(rules, { projectRoot }),
-      false,
-      { rules: names, partialEntryId },
-    );
-    await this.session.appendTtsrInjection(ttsr.markInjected(names));
-    state.channel.push({
-      type: "ttsr_triggered",
-      turn,
-      rules: names,
-      contextMode,
-      interrupted: true,
-      partialEntryId,
-    });
-  }
-
-  /**
-   * Appends the reminder of rules that matched without interrupting (`interruptMode:
-   * "never"`) once the turn's answer and tool results are stored, so it never splits a
-   * tool call from its result.
-   */
-  private async injectQueued(turn: number, state: RunState): Promise<void> {
-    const ttsr = this.options.ttsr;
-    if (!ttsr || state.queuedRules.size === 0) return;
-    const rules = [...state.queuedRules.values()];
-    state.queuedRules.clear();
-    const names = rules.map((rule) => rule.name);
-    const projectRoot = this.options.projectRoot ?? (this.session.getHeader().cwd || "/");
-    await this.session.appendCustomMessageEntry(
-      TTSR_INTERRUPT_CUSTOM_TYPE,
-      renderInterrupt(rules, { projectRoot }),
-      false,
-      { rules: names, interrupted: false },
-    );
-    await this.session.appendTtsrInjection(ttsr.markInjected(names));
-    state.channel.push({
-      type: "ttsr_triggered",
-      turn,
-      rules: names,
-      contextMode: "keep",
-      interrupted: false,
-    });
-  }
 }
+
+export type { AgentSessionOptions } from "./agent-session-options.js";

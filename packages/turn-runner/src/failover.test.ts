@@ -8,7 +8,8 @@ import {
   scripted,
   shape,
 } from "../test/factories.js";
-import { AgentSession, FAILOVER_CUSTOM_TYPE } from "./agent-session.js";
+import { AgentSession } from "./agent-session.js";
+import { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 
 const failovers = (entries: ReturnType<Awaited<ReturnType<typeof memorySession>>["getEntries"]>) =>
   entries

@@ -6,12 +6,8 @@ export type {
   FailoverAction,
   TargetRef,
 } from "./agent-events.js";
-export {
-  AgentSession,
-  type AgentSessionOptions,
-  FAILOVER_CUSTOM_TYPE,
-  TTSR_INTERRUPT_CUSTOM_TYPE,
-} from "./agent-session.js";
+export { AgentSession } from "./agent-session.js";
+export type { AgentSessionOptions } from "./agent-session-options.js";
 export {
   type AgentTool,
   defineTool,
@@ -20,4 +16,6 @@ export {
 } from "./agent-tool.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
+export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 export type { ModelTarget } from "./target-pool.js";
+export { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";

@@ -2,7 +2,8 @@ import type { CustomMessageEntry, TtsrInjectionEntry } from "@arbor/session-stor
 import { TtsrManager } from "@arbor/ttsr";
 import { describe, expect, it } from "vitest";
 import { addTool, drain, memorySession, messageOf, scripted, shape } from "../test/factories.js";
-import { AgentSession, TTSR_INTERRUPT_CUSTOM_TYPE } from "./agent-session.js";
+import { AgentSession } from "./agent-session.js";
+import { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";
 
 function rules(contextMode: "discard" | "keep") {
   const ttsr = new TtsrManager();
@@ -63,7 +64,7 @@ describe("AgentSession: stream rules", () => {
     expect(events.filter((e) => e.type === "ttsr_triggered")).toEqual([
       {
         type: "ttsr_triggered",
-        turn: 0,
+        turnIndex: 0,
         rules: ["no-console"],
         contextMode: "discard",
         interrupted: true,
@@ -156,7 +157,7 @@ describe("AgentSession: rules that never interrupt", () => {
     expect(events.filter((e) => e.type === "ttsr_triggered")).toEqual([
       {
         type: "ttsr_triggered",
-        turn: 0,
+        turnIndex: 0,
         rules: ["no-console"],
         contextMode: "keep",
         interrupted: false,

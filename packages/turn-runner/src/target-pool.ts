@@ -64,3 +64,8 @@ export class TargetPool {
     this.rateLimited.delete(target);
   }
 }
+
+/** The provider/model names of a target, as events and failover records show them. */
+export function targetRef(target: ModelTarget): { provider: string; model: string } {
+  return { provider: target.model.info.provider, model: target.model.info.id };
+}

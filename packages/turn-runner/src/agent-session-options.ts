@@ -1,0 +1,40 @@
+import type { Session } from "@arbor/session-store";
+import type { TtsrManager } from "@arbor/ttsr";
+import type { AgentTool } from "./agent-tool.js";
+import type { ModelTarget } from "./target-pool.js";
+
+/** Options of {@link AgentSession}. */
+export interface AgentSessionOptions {
+  /** Provider/model pairs, tried round-robin; at least one. */
+  targets: readonly ModelTarget[];
+  /** Where every step is persisted; the context of each turn is rebuilt from it. */
+  session: Session;
+  tools?: readonly AgentTool[];
+  systemPrompt?: string;
+  /** Stream rules: every delta is checked, and a match interrupts and retries the turn. */
+  ttsr?: TtsrManager;
+  /**
+   * Restore the `ttsr_injection` records of the session into `ttsr` (and set its turn to
+   * the turns already answered), so the repeat policy and budgets continue across a
+   * reload. Pass false when the manager was restored already. Default true.
+   */
+  restoreInjectedRules?: boolean;
+  /** Rule paths in interrupt reminders are shown relative to this directory. */
+  projectRoot?: string;
+  /** Turns per prompt before the run fails with `max_turns`. Default 20. */
+  maxTurns?: number;
+  /** Failed attempts per turn retried before the run fails. Default 3. */
+  maxRetries?: number;
+  /** Default timeout of a tool call, overridable per tool. Default 120 s. */
+  toolTimeoutMs?: number;
+  /** First backoff delay, doubled per failed attempt. Default 1 s. */
+  retryDelayMs?: number;
+  /** Upper bound of any wait, including a provider's `retryAfterMs`. Default 60 s. */
+  maxRetryDelayMs?: number;
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Clock seam, in epoch milliseconds. */
+  now?: () => number;
+  /** Wait seam; it must resolve early when the signal fires. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}

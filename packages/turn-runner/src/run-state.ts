@@ -1,0 +1,27 @@
+import { costOf, type Usage } from "@arbor/providers";
+import type { ResolvedTtsrRule } from "@arbor/ttsr";
+import type { AgentEvent } from "./agent-events.js";
+import type { EventChannel } from "./event-channel.js";
+import type { ModelTarget } from "./target-pool.js";
+
+/** Usage with every counter at zero. */
+export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+/** What one running prompt carries from turn to turn. */
+export interface RunState {
+  channel: EventChannel<AgentEvent>;
+  signal: AbortSignal;
+  usage: Usage;
+  cost: number;
+  /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */
+  queuedRules: Map<string, ResolvedTtsrRule>;
+}
+
+/** Adds one attempt's tokens, and their cost at the target's catalogue prices, to the run. */
+export function accountUsage(state: RunState, target: ModelTarget, usage: Usage): void {
+  state.usage.input += usage.input;
+  state.usage.output += usage.output;
+  state.usage.cacheRead += usage.cacheRead;
+  state.usage.cacheWrite += usage.cacheWrite;
+  state.cost += costOf(usage, target.model.info.pricing);
+}

@@ -1,0 +1,110 @@
+import type { AgentMessage, Session } from "@arbor/session-store";
+import { isEntryOfType } from "@arbor/session-store";
+import { type ResolvedTtsrRule, renderInterrupt, type TtsrManager } from "@arbor/ttsr";
+import { type AttemptOutcome, assistantMessage } from "./model-attempt.js";
+import type { RunState } from "./run-state.js";
+import type { ModelTarget } from "./target-pool.js";
+
+/** The `customType` of the hidden message carrying a stream rule's reminder. */
+export const TTSR_INTERRUPT_CUSTOM_TYPE = "ttsr-interrupt";
+
+/** What persisting a stream rule's reminder needs. */
+export interface RuleReminderContext {
+  session: Session;
+  ttsr: TtsrManager;
+  /** Rule paths in reminders are shown relative to this directory (default: the session's cwd). */
+  projectRoot: string | undefined;
+  /** Appends a message in order with the run's other appends. */
+  appendMessage: (message: AgentMessage) => Promise<string>;
+  now: () => number;
+}
+
+/**
+ * Feeds a session's injection records into a fresh manager. Every turn that ended stored
+ * exactly one answer that was not aborted, so counting those gives the current turn.
+ */
+export function restoreTtsr(ttsr: TtsrManager, session: Session): void {
+  const records: unknown[] = [];
+  let turn = 0;
+  for (const entry of session.getEntries()) {
+    if (isEntryOfType(entry, "ttsr_injection")) records.push(...entry.injectedRules);
+    else if (isEntryOfType(entry, "message")) {
+      const { message } = entry;
+      if (message.role === "assistant" && message.stopReason !== "aborted") turn++;
+    }
+  }
+  if (records.length > 0 || turn > 0) ttsr.restoreInjected(records, { turn });
+}
+
+function reminderText(context: RuleReminderContext, rules: ResolvedTtsrRule[]): string {
+  const projectRoot = context.projectRoot ?? (context.session.getHeader().cwd || "/");
+  return renderInterrupt(rules, { projectRoot });
+}
+
+/**
+ * Handles a stream rule match: the partial answer is stored as an aborted entry (and
+ * left off the path in `discard` mode), the reminder is appended as a hidden message and
+ * the injection is recorded, so the retried turn sees the rule.
+ */
+export async function persistInterrupt(
+  context: RuleReminderContext,
+  turnIndex: number,
+  target: ModelTarget,
+  outcome: Extract<AttemptOutcome, { kind: "interrupt" }>,
+  state: RunState,
+): Promise<void> {
+  const { session, ttsr } = context;
+  const parentId = session.getLeafId();
+  const partialEntryId = await context.appendMessage(
+    assistantMessage(target, outcome.content, "aborted", outcome.usage, context.now()),
+  );
+  const rules = outcome.matches.map((match) => match.rule);
+  const contextMode = rules.every((rule) => rule.contextMode === "keep") ? "keep" : "discard";
+  if (contextMode === "discard" && parentId !== null) await session.branch(parentId);
+  const names = rules.map((rule) => rule.name);
+  await session.appendCustomMessageEntry(
+    TTSR_INTERRUPT_CUSTOM_TYPE,
+    reminderText(context, rules),
+    false,
+    { rules: names, partialEntryId },
+  );
+  await session.appendTtsrInjection(ttsr.markInjected(names));
+  state.channel.push({
+    type: "ttsr_triggered",
+    turnIndex,
+    rules: names,
+    contextMode,
+    interrupted: true,
+    partialEntryId,
+  });
+}
+
+/**
+ * Appends the reminder of rules that matched without interrupting (`interruptMode:
+ * "never"`) once the turn's answer and tool results are stored, so it never splits a
+ * tool call from its result.
+ */
+export async function injectQueuedRules(
+  context: RuleReminderContext,
+  turnIndex: number,
+  state: RunState,
+): Promise<void> {
+  if (state.queuedRules.size === 0) return;
+  const rules = [...state.queuedRules.values()];
+  state.queuedRules.clear();
+  const names = rules.map((rule) => rule.name);
+  await context.session.appendCustomMessageEntry(
+    TTSR_INTERRUPT_CUSTOM_TYPE,
+    reminderText(context, rules),
+    false,
+    { rules: names, interrupted: false },
+  );
+  await context.session.appendTtsrInjection(context.ttsr.markInjected(names));
+  state.channel.push({
+    type: "ttsr_triggered",
+    turnIndex,
+    rules: names,
+    contextMode: "keep",
+    interrupted: false,
+  });
+}
