@@ -1,3 +1,4 @@
+export * from "./compaction/index.js";
 export {
   EntryNotFoundError,
   SessionFileError,

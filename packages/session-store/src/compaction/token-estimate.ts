@@ -1,0 +1,106 @@
+import type { AgentMessage, SessionEntry } from "../format/entries.js";
+import { buildContextFromPath, toContextMessage } from "../tree/session-context.js";
+
+/** Tokens an image is assumed to cost, whatever its size: a conservative flat rate. */
+export const IMAGE_TOKEN_ESTIMATE = 1_200;
+
+type Block = { type: string; [key: string]: unknown };
+
+/**
+ * A tokenizer-free estimate of the tokens a text costs: one token per four UTF-16 code
+ * units, rounded up. It overestimates English prose slightly, which errs on the safe side.
+ */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function blockChars(block: Block): number {
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? block.text.length : 0;
+    case "thinking":
+      return typeof block.thinking === "string" ? block.thinking.length : 0;
+    case "toolCall":
+      return String(block.name ?? "").length + JSON.stringify(block.arguments ?? {}).length;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Estimates the tokens a context message costs: its text, thinking, tool calls (name and
+ * arguments) and summaries at four characters a token, images at a flat rate.
+ */
+export function estimateMessageTokens(message: AgentMessage): number {
+  let chars = 0;
+  let images = 0;
+  if (typeof message.summary === "string") chars += message.summary.length;
+  if (typeof message.command === "string") chars += message.command.length;
+  if (typeof message.output === "string") chars += message.output.length;
+  const { content } = message;
+  if (typeof content === "string") chars += content.length;
+  else if (Array.isArray(content)) {
+    for (const block of content as Block[]) {
+      if (block.type === "image") images++;
+      else chars += blockChars(block);
+    }
+  }
+  return Math.ceil(chars / 4) + images * IMAGE_TOKEN_ESTIMATE;
+}
+
+/**
+ * Estimates the tokens an entry adds to a context: the estimate of the message it stands
+ * for, or 0 for entries that are not messages (settings, labels, extension state).
+ */
+export function estimateEntryTokens(entry: SessionEntry): number {
+  const message = toContextMessage(entry);
+  return message ? estimateMessageTokens(message) : 0;
+}
+
+/** The tokens a provider reported for one answer, or undefined if none were recorded. */
+export function reportedUsageTokens(message: AgentMessage): number | undefined {
+  if (message.role !== "assistant") return undefined;
+  if (message.stopReason === "aborted" || message.stopReason === "error") return undefined;
+  const usage = message.usage as Record<string, unknown> | undefined;
+  if (!usage || typeof usage !== "object") return undefined;
+  if (typeof usage.totalTokens === "number" && usage.totalTokens > 0) return usage.totalTokens;
+  let total = 0;
+  for (const key of ["input", "output", "cacheRead", "cacheWrite"]) {
+    const value = usage[key];
+    if (typeof value === "number") total += value;
+  }
+  return total > 0 ? total : undefined;
+}
+
+/**
+ * Estimates the tokens of the context a path (root first) gives the model. The usage the
+ * provider reported for the latest answer after the latest compaction counts for
+ * everything up to that answer, and estimates are added for what came after it; without
+ * such an answer every context message is estimated. Usage reported before a compaction
+ * is ignored, because it measured the context the compaction replaced.
+ */
+export function estimateContextTokens(path: readonly SessionEntry[]): number {
+  let compactionIndex = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    if ((path[i] as SessionEntry).type === "compaction") {
+      compactionIndex = i;
+      break;
+    }
+  }
+  for (let i = path.length - 1; i > compactionIndex; i--) {
+    const message = toContextMessage(path[i] as SessionEntry);
+    const reported =
+      message && (path[i] as SessionEntry).type === "message"
+        ? reportedUsageTokens(message)
+        : undefined;
+    if (reported === undefined) continue;
+    let after = 0;
+    for (let j = i + 1; j < path.length; j++) after += estimateEntryTokens(path[j] as SessionEntry);
+    return reported + after;
+  }
+  let total = 0;
+  for (const message of buildContextFromPath(path).messages) {
+    total += estimateMessageTokens(message);
+  }
+  return total;
+}
