@@ -19,6 +19,12 @@ export interface AgentTool<P extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
   parameters: P;
+  /**
+   * A JSON schema of the arguments object sent to the model instead of the one derived
+   * from `parameters`, for tools described in JSON Schema (MCP tools). `parameters` still
+   * validates the arguments, so such a tool pairs it with a validator of this schema.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** Overrides the session's `toolTimeoutMs` for this tool. */
   timeoutMs?: number;
   execute(args: z.output<P>, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
@@ -43,7 +49,11 @@ export function defineTool<P extends z.ZodObject>(tool: AgentTool<P>): AgentTool
 
 /** The tool definitions sent to the model for a set of tools. */
 export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {
-  return tools.map((tool) => toolFromZod(tool.name, tool.description, tool.parameters));
+  return tools.map((tool) =>
+    tool.inputJsonSchema === undefined
+      ? toolFromZod(tool.name, tool.description, tool.parameters)
+      : { name: tool.name, description: tool.description, parameters: tool.inputJsonSchema },
+  );
 }
 
 /** The outcome of one tool call, ready to be persisted as a `toolResult` message. */
