@@ -1,0 +1,128 @@
+import type {
+  CommandOutcome,
+  ExtensionRunner,
+  ModelSelectSource,
+  RegisteredCommand,
+  RegisteredTool,
+  SessionStartReason,
+} from "@arbor/extensions-api";
+import type { ModelRef } from "@arbor/session-store";
+import type { AgentRun } from "../agent-events.js";
+import type { ExtensionHooks } from "./extension-hooks.js";
+import {
+  type NavigateTreeOptions,
+  type NavigateTreeResult,
+  navigateTree,
+} from "./tree-navigation.js";
+
+/**
+ * The extensions of one `AgentSession`, as an app drives them: the session lifecycle
+ * events, `/commands`, tree navigation and model changes, which only the app can know
+ * about. Events inside a prompt are emitted by the agent itself.
+ *
+ * @example
+ * ```ts
+ * const runner = new ExtensionRunner({ cwd, homeDir });
+ * await runner.loadAll();
+ * const agent = new AgentSession({ targets, session, extensions: runner });
+ * await agent.extensions?.start("startup");
+ * await agent.extensions?.runCommand("bookmark", "before refactor");
+ * await agent.extensions?.shutdown();
+ * ```
+ */
+export class AgentExtensions {
+  /** @internal Made by `AgentSession`; use `agent.extensions`. */
+  constructor(private readonly hooks: ExtensionHooks) {}
+
+  /** The runner the extensions were loaded with. */
+  get runner(): ExtensionRunner {
+    return this.hooks.runner;
+  }
+
+  /**
+   * Emits `session_start`: call it once the session is open, before the first prompt.
+   * @param reason - `startup` for a fresh process, `resume` for a reopened file, `new`
+   *   after `/new`, `fork` for a fork (pass the session it came from)
+   */
+  async start(reason: SessionStartReason, previousSessionId?: string): Promise<void> {
+    this.hooks.runner.bindHost(this.hooks.host);
+    await this.hooks.runner.emit({
+      type: "session_start",
+      reason,
+      sessionId: this.hooks.agent.session.id,
+      ...(previousSessionId === undefined ? {} : { previousSessionId }),
+    });
+  }
+
+  /**
+   * Emits `session_shutdown`, waits for runs extensions started, then unbinds the session:
+   * later session calls from extensions reject with `host_unavailable`. Call it before the
+   * session is closed or replaced.
+   */
+  async shutdown(): Promise<void> {
+    await this.hooks.runner.emit({
+      type: "session_shutdown",
+      sessionId: this.hooks.agent.session.id,
+    });
+    await this.hooks.host.idle();
+    this.hooks.runner.bindHost(undefined);
+  }
+
+  /** The `/commands` extensions registered, for a CLI's completion or a server's listing. */
+  getCommands(): RegisteredCommand[] {
+    return this.hooks.runner.getCommands();
+  }
+
+  /** The tools extensions registered (the agent's own tools shadow ones of the same name). */
+  getTools(): RegisteredTool[] {
+    return this.hooks.runner.getTools();
+  }
+
+  /** Runs `/name args`; a failure is reported as `extension_error` and resolved as `failed`. */
+  runCommand(
+    name: string,
+    args = "",
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CommandOutcome> {
+    return this.hooks.runner.runCommand(name, args, options);
+  }
+
+  /**
+   * Moves the leaf with `session_before_tree` / `session_tree`; see {@link navigateTree}.
+   * @throws TypeError while a prompt runs
+   */
+  navigateTree(
+    targetId: string | null,
+    options: NavigateTreeOptions = {},
+  ): Promise<NavigateTreeResult> {
+    if (this.hooks.agent.running)
+      throw new TypeError("the leaf cannot move while a prompt runs; await it or abort() it first");
+    return navigateTree(this.hooks.agent.session, this.hooks.runner, targetId, options);
+  }
+
+  /**
+   * Emits `model_select` for a model change the app made (`set`, `cycle`, or `restore` on
+   * resume). The agent emits failover changes itself.
+   */
+  selectModel(
+    model: ModelRef,
+    previousModel: ModelRef | null,
+    source: ModelSelectSource,
+  ): Promise<void> {
+    return this.hooks.selectModel(model, previousModel, source);
+  }
+
+  /**
+   * Calls `listener` with each run an extension starts (`sendMessage` with `triggerTurn`,
+   * `sendUserMessage` while idle), so an app can show it. Without listeners such runs are
+   * drained silently. Returns a function that removes the listener.
+   */
+  onRun(listener: (run: AgentRun) => void): () => void {
+    return this.hooks.host.onRun(listener);
+  }
+
+  /** Resolves once every run extensions started has ended. */
+  idle(): Promise<void> {
+    return this.hooks.host.idle();
+  }
+}

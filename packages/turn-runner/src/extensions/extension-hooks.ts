@@ -1,0 +1,201 @@
+import type { ExtensionRunner, ModelSelectSource, StreamDelta } from "@arbor/extensions-api";
+import type { AssistantMessage, ModelEvent, ModelRequest, ToolDefinition } from "@arbor/providers";
+import type { AgentMessage, ModelRef } from "@arbor/session-store";
+import type { TtsrMatch } from "@arbor/ttsr";
+import type { AgentTool } from "../agent-tool.js";
+import type { ModelTarget } from "../target-pool.js";
+import {
+  extensionToolDefinitions,
+  type ModelToolCall,
+  runToolCallWithExtensions,
+  type ToolRunOptions,
+  type ToolRunOutcome,
+} from "./extension-tool-calls.js";
+import { AgentExtensionHost, type DeliveryAgent } from "./message-delivery.js";
+
+/** What the hooks need from the agent they serve. */
+export interface ExtensionAgentPort extends DeliveryAgent {
+  /** Appends a message in order with the agent's other appends. */
+  appendMessage(message: AgentMessage): Promise<string>;
+  /** The agent's own tools; they shadow extension tools of the same name. */
+  readonly tools: ReadonlyMap<string, AgentTool>;
+}
+
+/** What the current turn stored so far, for `turn_end`. */
+interface TurnRecord {
+  message: AgentMessage | undefined;
+  toolResults: AgentMessage[];
+}
+
+/**
+ * The moments at which `AgentSession` hands control to extensions. Each method is one
+ * documented moment (see docs/extensions.md); the agent calls it and honours what it
+ * returns. Internal to the turn runner: apps use {@link AgentExtensions}.
+ */
+export class ExtensionHooks {
+  readonly host: AgentExtensionHost;
+  private runSystemPrompt: string | undefined;
+  private turn: TurnRecord = { message: undefined, toolResults: [] };
+  private assistantStarted = false;
+  private lastModel: ModelRef | null = null;
+
+  constructor(
+    readonly runner: ExtensionRunner,
+    readonly agent: ExtensionAgentPort,
+  ) {
+    this.host = new AgentExtensionHost(agent, (message, store) => this.announce(message, store));
+    runner.bindHost(this.host);
+  }
+
+  /**
+   * Starts a run. Messages still waiting (`nextTurn`, and `steer`/`followUp` left over by a
+   * run that ended early) are stored first. For a user prompt, `before_agent_start` then
+   * runs; the messages its handlers return are stored before the prompt, and a replaced
+   * system prompt holds for this run. A run an extension triggered has no prompt.
+   */
+  async startRun(prompt: string | undefined, systemPrompt: string | undefined): Promise<void> {
+    this.runSystemPrompt = systemPrompt;
+    await this.host.deliver(
+      "steer",
+      "followUp",
+      ...(prompt === undefined ? [] : ["nextTurn" as const]),
+    );
+    if (prompt === undefined) return;
+    const outcome = await this.runner.emit({
+      type: "before_agent_start",
+      prompt,
+      systemPrompt: systemPrompt ?? "",
+    });
+    if (outcome.systemPrompt !== (systemPrompt ?? "")) this.runSystemPrompt = outcome.systemPrompt;
+    for (const message of outcome.messages) await this.host.store({ kind: "custom", message });
+  }
+
+  /** The system prompt of the running prompt: the agent's, or the one an extension set. */
+  get systemPrompt(): string | undefined {
+    return this.runSystemPrompt;
+  }
+
+  /** Stores a message the agent makes whole (a user prompt, a tool result), announcing it. */
+  persistMessage(message: AgentMessage): Promise<string> {
+    return this.announce(message, () => this.agent.appendMessage(message));
+  }
+
+  /** `turn_start`, before the turn's first model call. */
+  async turnStart(turnIndex: number): Promise<void> {
+    this.turn = { message: undefined, toolResults: [] };
+    await this.runner.emit({ type: "turn_start", turnIndex, timestamp: this.agent.now() });
+  }
+
+  /** `context`: the messages for one model call, possibly replaced for this call only. */
+  async context(messages: AgentMessage[]): Promise<AgentMessage[]> {
+    if (!this.runner.hasHandlers("context")) return messages;
+    const outcome = await this.runner.emit({ type: "context", messages });
+    return outcome.messages;
+  }
+
+  /** The definitions of the extension tools, after the agent's own. */
+  toolDefinitions(): ToolDefinition[] {
+    return extensionToolDefinitions(this.runner, this.agent.tools);
+  }
+
+  /**
+   * Just before a request goes out: `model_select` when failover moved to another model,
+   * then `before_provider_request` with the request minus its signal.
+   */
+  async beforeProviderRequest(
+    target: ModelTarget,
+    turnIndex: number,
+    request: ModelRequest,
+  ): Promise<void> {
+    this.assistantStarted = false;
+    const model = { provider: target.model.info.provider, modelId: target.model.info.id };
+    const previous = this.lastModel;
+    this.lastModel = model;
+    if (previous && (previous.provider !== model.provider || previous.modelId !== model.modelId))
+      await this.selectModel(model, previous, "failover");
+    const { signal: _signal, ...described } = request;
+    await this.runner.emit({
+      type: "before_provider_request",
+      model,
+      turnIndex,
+      request: described,
+    });
+  }
+
+  /** Emits `model_select`, and remembers the model so failover can tell a change. */
+  async selectModel(
+    model: ModelRef,
+    previousModel: ModelRef | null,
+    source: ModelSelectSource,
+  ): Promise<void> {
+    this.lastModel = model;
+    await this.runner.emit({ type: "model_select", model, previousModel, source });
+  }
+
+  /**
+   * One stream event of the assistant's answer: `message_start` on the first, then
+   * `message_update` with the answer so far (built only when someone listens).
+   */
+  async streamEvent(event: ModelEvent, content: () => AssistantMessage["content"]): Promise<void> {
+    if (!this.assistantStarted) {
+      this.assistantStarted = true;
+      await this.runner.emit({ type: "message_start", message: this.partial(content()) });
+    }
+    if (!this.runner.hasHandlers("message_update")) return;
+    const delta = event as unknown as StreamDelta;
+    await this.runner.emit({ type: "message_update", message: this.partial(content()), delta });
+  }
+
+  /** `message_end` for an answer the agent stored. */
+  async assistantStored(message: AgentMessage, entryId: string): Promise<void> {
+    this.turn.message = message;
+    await this.runner.emit({ type: "message_end", message, entryId });
+  }
+
+  /** Runs a tool call through `tool_call` and `tool_result`; see {@link runToolCallWithExtensions}. */
+  runToolCall(call: ModelToolCall, options: ToolRunOptions): Promise<ToolRunOutcome> {
+    return runToolCallWithExtensions(this.runner, call, this.agent.tools, options);
+  }
+
+  /** `ttsr_triggered`, once an interrupt is stored and before the turn is retried. */
+  async ttsrTriggered(turnIndex: number, matches: readonly TtsrMatch[]): Promise<void> {
+    const first = matches[0];
+    if (!first) return;
+    await this.runner.emit({
+      type: "ttsr_triggered",
+      turnIndex,
+      rules: matches.map((match) => match.rule.name),
+      source: first.source,
+    });
+  }
+
+  /**
+   * The end of a turn: `turn_end`, then the `steer` messages extensions sent during it;
+   * when the model asked for no tools (the run would end), `followUp` messages instead.
+   * @returns whether messages were stored, so the run goes on for the model to answer them
+   */
+  async afterTurn(turnIndex: number, toolsCalled: boolean): Promise<boolean> {
+    const { message, toolResults } = this.turn;
+    await this.runner.emit({
+      type: "turn_end",
+      turnIndex,
+      message: message ?? { role: "assistant", content: [], stopReason: "error" },
+      toolResults,
+    });
+    const steered = await this.host.deliver("steer");
+    if (steered > 0 || toolsCalled) return steered > 0;
+    return (await this.host.deliver("followUp")) > 0;
+  }
+
+  private async announce(message: AgentMessage, store: () => Promise<string>): Promise<string> {
+    await this.runner.emit({ type: "message_start", message });
+    const entryId = await store();
+    if (message.role === "toolResult") this.turn.toolResults.push(message);
+    await this.runner.emit({ type: "message_end", message, entryId });
+    return entryId;
+  }
+
+  private partial(content: AssistantMessage["content"]): AgentMessage {
+    return { role: "assistant", content, timestamp: this.agent.now() };
+  }
+}

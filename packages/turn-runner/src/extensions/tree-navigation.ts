@@ -1,0 +1,84 @@
+import type { ExtensionRunner } from "@arbor/extensions-api";
+import type { Session, SessionEntry } from "@arbor/session-store";
+
+/** Options of a tree navigation. */
+export interface NavigateTreeOptions {
+  /**
+   * Summarizes the branch being left when no extension supplied a summary (an app passes
+   * its model-backed summarizer here). Without it, or when it resolves to nothing, the leaf
+   * moves without a `branch_summary`.
+   */
+  summarize?: (entries: SessionEntry[], signal?: AbortSignal) => Promise<string | undefined>;
+  signal?: AbortSignal;
+}
+
+/** How a navigation went. */
+export type NavigateTreeResult =
+  | { cancelled: true; extensionName: string }
+  | {
+      cancelled: false;
+      /** The leaf after the move: the branch summary entry when one was written, else the target. */
+      newLeafId: string | null;
+      oldLeafId: string | null;
+      summaryEntryId?: string;
+      /** True when an extension supplied the summary. */
+      fromExtension: boolean;
+    };
+
+/**
+ * Moves a session's leaf to `targetId` (`null`: before the first entry) with extensions in
+ * the loop: `session_before_tree` may cancel the move or supply a summary of the branch
+ * left, stored as a `branch_summary` entry; `session_tree` follows once the leaf moved.
+ * @throws EntryNotFoundError (from the session) when the target does not exist
+ */
+export async function navigateTree(
+  session: Session,
+  runner: ExtensionRunner,
+  targetId: string | null,
+  options: NavigateTreeOptions = {},
+): Promise<NavigateTreeResult> {
+  const oldLeafId = session.getLeafId();
+  const entriesToSummarize = branchLeft(session, targetId);
+  const emitOptions = options.signal ? { signal: options.signal } : {};
+  const decision = await runner.emit(
+    { type: "session_before_tree", targetId, oldLeafId, entriesToSummarize },
+    emitOptions,
+  );
+  if (decision.cancelled) return { cancelled: true, extensionName: decision.extensionName };
+  let summary = decision.summary;
+  const fromExtension = summary !== undefined;
+  if (summary === undefined && options.summarize && entriesToSummarize.length > 0)
+    summary = await options.summarize(entriesToSummarize, options.signal);
+  let summaryEntryId: string | undefined;
+  if (summary) {
+    summaryEntryId = await session.branchWithSummary(targetId, summary, decision.details);
+  } else if (targetId === null) {
+    await session.resetLeaf();
+  } else {
+    await session.branch(targetId);
+  }
+  const newLeafId = session.getLeafId();
+  const moved = { newLeafId, oldLeafId, fromExtension: fromExtension && summary !== undefined };
+  await runner.emit(
+    {
+      type: "session_tree",
+      ...moved,
+      ...(summaryEntryId === undefined ? {} : { summaryEntryId }),
+    },
+    emitOptions,
+  );
+  return {
+    cancelled: false,
+    ...moved,
+    ...(summaryEntryId === undefined ? {} : { summaryEntryId }),
+  };
+}
+
+/**
+ * The entries of the current branch that are not on the target's path, root first.
+ * `getBranch` throws the session's own error for a missing target.
+ */
+function branchLeft(session: Session, targetId: string | null): SessionEntry[] {
+  const kept = new Set(targetId === null ? [] : session.getBranch(targetId).map((e) => e.id));
+  return session.getBranch().filter((entry) => !kept.has(entry.id));
+}
