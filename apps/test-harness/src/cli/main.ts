@@ -3,7 +3,12 @@ import { parseArgs } from "node:util";
 import { FakeProviderServer } from "../fake-servers/fake-provider-server.js";
 import { formatResultsTable } from "../scenario/format-table.js";
 import { runScenario, type ScenarioResult } from "../scenario/run-scenario.js";
-import { loadScenarios, parseScenario, ScenarioFileError } from "../scenario/scenario-file.js";
+import {
+  isAgentScenario,
+  loadScenarios,
+  parseScenario,
+  ScenarioFileError,
+} from "../scenario/scenario-file.js";
 
 /** Where the CLI writes, and what stops `serve`; passed in so the CLI runs inside tests. */
 export interface CliIo {
@@ -83,9 +88,16 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port must be 0-65535, got ${values.port}`);
-  const turns = values.script
-    ? parseScenario(await readFile(values.script, "utf8"), values.script).turns
-    : [];
+  const script = values.script
+    ? parseScenario(await readFile(values.script, "utf8"), values.script)
+    : undefined;
+  // An agent scenario serves the turns of all its targets, in target order.
+  const turns =
+    script === undefined
+      ? []
+      : isAgentScenario(script)
+        ? script.agent.targets.flatMap((target) => target.turns)
+        : script.turns;
   const server = await FakeProviderServer.start({ port, responses: turns, fallback: echo });
   io.stdout(
     `fake provider servers listening\n  OpenAI:    ${server.openaiBaseURL}  (POST /v1/chat/completions)\n  Anthropic: ${server.anthropicBaseURL}  (POST /v1/messages)\n${turns.length} scripted turn(s), then echo. Ctrl-C to stop.\n`,

@@ -6,6 +6,8 @@ export {
   type ScenarioResult,
 } from "./run-scenario.js";
 export {
+  type AnyScenario,
+  isAgentScenario,
   loadScenarios,
   parseScenario,
   type ScenarioFile,

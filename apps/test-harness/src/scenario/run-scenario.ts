@@ -9,7 +9,9 @@ import {
 import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
 import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { ScriptedModel } from "@arbor/providers/test";
+import { runAgentScenario } from "../agent-scenario/run-agent-scenario.js";
 import { FakeProviderServer } from "../fake-servers/fake-provider-server.js";
+import { type AnyScenario, isAgentScenario } from "./scenario-file.js";
 import type { Scenario } from "./scenario-schema.js";
 
 /** The outcome of one scenario. */
@@ -24,11 +26,18 @@ export interface ScenarioResult {
 }
 
 /**
- * Runs a scenario against the adapters alone: each prompt is one model call carrying the
- * conversation so far, answered by the next scripted turn through the fake server (or the
- * scripted model), and the collected streams are checked against `expect`.
+ * Runs a scenario. An agent scenario (version 2) drives an `AgentSession` (see
+ * `runAgentScenario`). An adapter-only scenario runs the adapters alone: each prompt is one
+ * model call carrying the conversation so far, answered by the next scripted turn through
+ * the fake server (or the scripted model), and the collected streams are checked against
+ * `expect`.
  */
-export async function runScenario(scenario: Scenario, path?: string): Promise<ScenarioResult> {
+export async function runScenario(scenario: AnyScenario, path?: string): Promise<ScenarioResult> {
+  if (isAgentScenario(scenario)) return runAgentScenario(scenario, path);
+  return runAdapterScenario(scenario, path);
+}
+
+async function runAdapterScenario(scenario: Scenario, path?: string): Promise<ScenarioResult> {
   const started = performance.now();
   const failures: string[] = [];
   const results: CollectedStream[] = [];

@@ -1,14 +1,27 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import {
+  AGENT_SCENARIO_VERSION,
+  type AgentScenario,
+  agentScenarioSchema,
+} from "../agent-scenario/agent-scenario-schema.js";
 import { type Scenario, scenarioSchema } from "./scenario-schema.js";
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
+/** A scenario of either format: adapter-only (version 1) or agent (version 2). */
+export type AnyScenario = Scenario | AgentScenario;
+
+/** True for an agent scenario (format version 2). */
+export function isAgentScenario(scenario: AnyScenario): scenario is AgentScenario {
+  return scenario.version === AGENT_SCENARIO_VERSION;
+}
+
 /** A scenario and the file it came from. */
 export interface ScenarioFile {
   path: string;
-  scenario: Scenario;
+  scenario: AnyScenario;
 }
 
 /** A scenario file that could not be read or did not validate; `path` says which. */
@@ -33,11 +46,12 @@ export class ScenarioFileError extends Error {
 }
 
 /**
- * Parses one scenario from JSON or YAML text.
+ * Parses one scenario from JSON or YAML text: `version: 2` selects the agent format,
+ * anything else the adapter-only format.
  *
  * @throws ScenarioFileError naming the file and every schema problem.
  */
-export function parseScenario(text: string, path: string): Scenario {
+export function parseScenario(text: string, path: string): AnyScenario {
   let data: unknown;
   try {
     data = extname(path) === ".json" ? JSON.parse(text) : parseYaml(text);
@@ -47,7 +61,11 @@ export function parseScenario(text: string, path: string): Scenario {
       `not valid ${extname(path).slice(1).toUpperCase()}: ${(error as Error).message}`,
     );
   }
-  const parsed = scenarioSchema.safeParse(data);
+  const isAgent =
+    typeof data === "object" &&
+    data !== null &&
+    (data as { version?: unknown }).version === AGENT_SCENARIO_VERSION;
+  const parsed = (isAgent ? agentScenarioSchema : scenarioSchema).safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,

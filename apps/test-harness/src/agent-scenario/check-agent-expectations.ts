@@ -1,0 +1,151 @@
+import type { AgentResult } from "@arbor/turn-runner";
+import type { AgentScenario, ExpectedResult, ExpectedTree } from "./agent-scenario-schema.js";
+import type { AgentObservation } from "./run-agent-scenario.js";
+import type { TreeSummary } from "./tree-summary.js";
+
+type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
+
+/** True when every key of `expected` is present in `actual` with an equal (or subset) value. */
+export function matchesSubset(expected: unknown, actual: unknown): boolean {
+  if (typeof expected !== "object" || expected === null || Array.isArray(expected)) {
+    return JSON.stringify(expected) === JSON.stringify(actual);
+  }
+  if (typeof actual !== "object" || actual === null) return false;
+  return Object.entries(expected).every(([key, value]) =>
+    matchesSubset(value, (actual as Record<string, unknown>)[key]),
+  );
+}
+
+/** Event types with runs of the same delta type collapsed to one. */
+export function collapseDeltas(types: readonly string[]): string[] {
+  const collapsed: string[] = [];
+  for (const type of types) {
+    if (type.endsWith("_delta") && collapsed.at(-1) === type) continue;
+    collapsed.push(type);
+  }
+  return collapsed;
+}
+
+function checkResult(
+  what: string,
+  expected: ExpectedResult,
+  actual: AgentResult | undefined,
+  mismatch: Mismatch,
+  failures: string[],
+): void {
+  if (!actual) {
+    failures.push(`${what}: no result (the run rejected or never ran)`);
+    return;
+  }
+  const loose = actual as AgentResult & { finalReport?: unknown };
+  if (expected.success !== undefined) mismatch(`${what}.success`, expected.success, loose.success);
+  if (expected.reason !== undefined) mismatch(`${what}.reason`, expected.reason, loose.reason);
+  if (expected.turns !== undefined) mismatch(`${what}.turns`, expected.turns, loose.turns);
+  if (expected.usage !== undefined && !matchesSubset(expected.usage, loose.usage)) {
+    mismatch(`${what}.usage`, expected.usage, loose.usage);
+  }
+  if (expected.cost !== undefined && Math.abs(expected.cost - loose.cost) > 1e-9) {
+    mismatch(`${what}.cost`, expected.cost, loose.cost);
+  }
+  if (expected.finalReport !== undefined) {
+    mismatch(`${what}.finalReport`, expected.finalReport, loose.finalReport);
+  }
+  if (expected.messageContains !== undefined && !loose.message?.includes(expected.messageContains))
+    failures.push(
+      `${what}.message: expected to contain ${JSON.stringify(expected.messageContains)}, got ${JSON.stringify(loose.message)}`,
+    );
+}
+
+function checkTree(
+  expected: ExpectedTree,
+  tree: TreeSummary,
+  mismatch: Mismatch,
+  failures: string[],
+): void {
+  if (expected.path !== undefined) mismatch("tree.path", expected.path, tree.path);
+  if (expected.abortedSiblings !== undefined) {
+    mismatch("tree.abortedSiblings", expected.abortedSiblings, tree.abortedSiblings);
+  }
+  if (expected.entries !== undefined) mismatch("tree.entries", expected.entries, tree.entries);
+  if (expected.custom !== undefined) {
+    const types = new Set(expected.custom.map((entry) => entry.customType));
+    const actual = tree.custom.filter((entry) => types.has(entry.customType));
+    const matches =
+      actual.length === expected.custom.length &&
+      expected.custom.every((entry, i) => matchesSubset(entry, actual[i]));
+    if (!matches) mismatch("tree.custom", expected.custom, actual);
+  }
+  if (expected.ttsrInjections !== undefined) {
+    const matches =
+      tree.ttsrInjections.length === expected.ttsrInjections.length &&
+      expected.ttsrInjections.every((record, i) => matchesSubset(record, tree.ttsrInjections[i]));
+    if (!matches) mismatch("tree.ttsrInjections", expected.ttsrInjections, tree.ttsrInjections);
+  }
+  for (const piece of expected.lastAnswerContains ?? []) {
+    if (!tree.lastAnswer.includes(piece))
+      failures.push(
+        `tree.lastAnswer: expected to contain ${JSON.stringify(piece)}, got ${JSON.stringify(tree.lastAnswer)}`,
+      );
+  }
+  if (expected.toolResultsContain !== undefined) {
+    const ok =
+      tree.toolResults.length === expected.toolResultsContain.length &&
+      expected.toolResultsContain.every((piece, i) => tree.toolResults[i]?.includes(piece));
+    if (!ok) mismatch("tree.toolResultsContain", expected.toolResultsContain, tree.toolResults);
+  }
+}
+
+/** Compares what an agent scenario observed with its `expect`; returns one line per mismatch. */
+export function checkAgentExpectations(
+  scenario: AgentScenario,
+  observed: AgentObservation,
+): string[] {
+  const { expect } = scenario;
+  const failures: string[] = [];
+  const mismatch: Mismatch = (what, expected, actual) => {
+    if (JSON.stringify(expected) !== JSON.stringify(actual)) {
+      failures.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    }
+  };
+  if (expect.result !== undefined) {
+    checkResult("result", expect.result, observed.results.at(-1), mismatch, failures);
+  }
+  if (expect.results !== undefined) {
+    mismatch("results.length", expect.results.length, observed.results.length);
+    expect.results.forEach((expected, i) => {
+      checkResult(`results[${i}]`, expected, observed.results[i], mismatch, failures);
+    });
+  }
+  if (expect.tree !== undefined) checkTree(expect.tree, observed.tree, mismatch, failures);
+  const lastEvents = observed.events.at(-1) ?? [];
+  if (expect.events !== undefined) mismatch("events", expect.events, collapseDeltas(lastEvents));
+  for (const type of expect.eventsInclude ?? []) {
+    if (!lastEvents.includes(type)) failures.push(`events: expected a ${type} event, got none`);
+  }
+  for (const type of expect.eventsExclude ?? []) {
+    if (observed.events.some((events) => events.includes(type)))
+      failures.push(`events: expected no ${type} event, got one`);
+  }
+  if (expect.calls !== undefined) mismatch("calls", expect.calls, observed.calls);
+  if (expect.toolCalls !== undefined) {
+    const withArgs = expect.toolCalls.some((call) => call.includes("("));
+    const started = withArgs
+      ? observed.tools.started
+      : observed.tools.started.map((call) => call.slice(0, call.indexOf("(")));
+    mismatch("toolCalls", expect.toolCalls, started);
+  }
+  if (expect.toolsFinished !== undefined) {
+    const finished = observed.tools.finished.map((call) => call.slice(0, call.indexOf("(")));
+    mismatch("toolsFinished", expect.toolsFinished, finished);
+  }
+  if (expect.maxConcurrentTools !== undefined) {
+    mismatch("maxConcurrentTools", expect.maxConcurrentTools, observed.tools.maxConcurrent);
+  }
+  if (expect.waits !== undefined) mismatch("waits", expect.waits, observed.waits);
+  if (expect.maxDurationMs !== undefined && observed.durationMs > expect.maxDurationMs) {
+    failures.push(
+      `duration: expected at most ${expect.maxDurationMs} ms, took ${observed.durationMs.toFixed(0)} ms`,
+    );
+  }
+  return failures;
+}

@@ -1,0 +1,20 @@
+export {
+  AGENT_SCENARIO_VERSION,
+  type AgentScenario,
+  type AgentScenarioInput,
+  type AgentTarget,
+  agentConfigSchema,
+  agentExpectSchema,
+  agentScenarioSchema,
+  agentTargetSchema,
+  type ExpectedResult,
+  type ExpectedTree,
+  expectedTreeSchema,
+  type ScenarioTool,
+  scenarioToolSchema,
+} from "./agent-scenario-schema.js";
+export { checkAgentExpectations } from "./check-agent-expectations.js";
+export { type AgentObservation, runAgentScenario } from "./run-agent-scenario.js";
+export { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
+export { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
+export { entryLabel, summarizeTree, type TreeSummary } from "./tree-summary.js";

@@ -1,0 +1,213 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSessionFile, type Session } from "@arbor/session-store";
+import { TtsrManager } from "@arbor/ttsr";
+import {
+  type AgentEvent,
+  type AgentResult,
+  AgentSession,
+  type AgentSessionOptions,
+} from "@arbor/turn-runner";
+import type { ScenarioResult } from "../scenario/run-scenario.js";
+import type { AgentScenario } from "./agent-scenario-schema.js";
+import { checkAgentExpectations } from "./check-agent-expectations.js";
+import { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
+import { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
+import { summarizeTree, type TreeSummary } from "./tree-summary.js";
+
+/** A prompt that has not ended this long after it started is aborted and the scenario fails. */
+const PROMPT_DEADLINE_MS = 20_000;
+
+/** What running an agent scenario observed, before it is compared with `expect`. */
+export interface AgentObservation {
+  results: AgentResult[];
+  /** Event types of each prompt, in order. */
+  events: string[][];
+  calls: number[];
+  tools: ToolCallLog;
+  waits: number[];
+  /** The tree as reopened from the session file after the last prompt. */
+  tree: TreeSummary;
+  durationMs: number;
+}
+
+type Action = AgentScenario["prompts"][number]["actions"][number];
+
+interface Harness {
+  scenario: AgentScenario;
+  models: ScenarioModels;
+  tools: ToolCallLog;
+  waits: number[];
+  failures: string[];
+}
+
+function sleepSeam(harness: Harness) {
+  const real = harness.scenario.agent.waits === "real";
+  return (ms: number, signal: AbortSignal): Promise<void> => {
+    harness.waits.push(ms);
+    if (!real || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  };
+}
+
+function createAgent(harness: Harness, session: Session): AgentSession {
+  const { agent } = harness.scenario;
+  let ttsr: TtsrManager | undefined;
+  if (agent.rules.length > 0) {
+    ttsr = new TtsrManager(agent.ttsr);
+    for (const rule of agent.rules) ttsr.addRule(rule as Parameters<TtsrManager["addRule"]>[0]);
+  }
+  const options: AgentSessionOptions = {
+    ...(agent.options as Partial<AgentSessionOptions>),
+    targets: harness.models.models.map((model) => ({ model })),
+    session,
+    tools: buildScenarioTools(agent.tools, harness.tools),
+    ...(agent.system === undefined ? {} : { systemPrompt: agent.system }),
+    ...(ttsr ? { ttsr, projectRoot: "/" } : {}),
+    ...agent.limits,
+    sleep: sleepSeam(harness),
+  };
+  return new AgentSession(options);
+}
+
+/** Calls `stop()` / `shutdown()` / `abort()` on the agent; a missing method is a failure. */
+function act(agent: AgentSession, action: Action, failures: string[]): void {
+  const method = (agent as unknown as Record<string, unknown>)[action.action];
+  if (typeof method !== "function") {
+    failures.push(`AgentSession has no ${action.action}() yet`);
+    agent.abort();
+    return;
+  }
+  const outcome: unknown = method.call(agent);
+  if (outcome instanceof Promise) {
+    outcome.catch((error: unknown) =>
+      failures.push(`${action.action}() rejected: ${(error as Error).message}`),
+    );
+  }
+}
+
+async function runPrompt(
+  harness: Harness,
+  agent: AgentSession,
+  prompt: AgentScenario["prompts"][number],
+): Promise<{ result: AgentResult | undefined; events: string[] }> {
+  const run = agent.prompt(prompt.text);
+  const events: string[] = [];
+  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  const counters = prompt.actions.map(() => 0);
+  for (const action of prompt.actions) {
+    if (action.afterMs !== undefined && action.afterEvents === undefined) {
+      timers.push(setTimeout(() => act(agent, action, harness.failures), action.afterMs));
+    }
+  }
+  const deadline = setTimeout(() => {
+    harness.failures.push(`the prompt did not end within ${PROMPT_DEADLINE_MS} ms; aborted`);
+    agent.abort();
+  }, PROMPT_DEADLINE_MS);
+  try {
+    for await (const event of run.events as AsyncIterable<AgentEvent>) {
+      events.push(event.type);
+      prompt.actions.forEach((action, i) => {
+        if (action.afterEvents === undefined) return;
+        if (action.onEvent !== undefined && action.onEvent !== event.type) return;
+        counters[i] = (counters[i] ?? 0) + 1;
+        if (counters[i] === action.afterEvents) act(agent, action, harness.failures);
+      });
+    }
+    return { result: await run.result, events };
+  } catch (error) {
+    harness.failures.push(`the run rejected: ${(error as Error).message}`);
+    return { result: undefined, events };
+  } finally {
+    clearTimeout(deadline);
+    for (const timer of timers) clearTimeout(timer);
+  }
+}
+
+async function observe(
+  scenario: AgentScenario,
+  dir: string,
+  failures: string[],
+): Promise<AgentObservation> {
+  const started = performance.now();
+  const path = join(dir, "session.jsonl");
+  const models = await buildScenarioModels(scenario.agent.targets);
+  const harness: Harness = { scenario, models, tools: new ToolCallLog(), waits: [], failures };
+  const results: AgentResult[] = [];
+  const events: string[][] = [];
+  let session = await openSessionFile(path, { create: true, cwd: "/", durability: "never" });
+  try {
+    let agent = createAgent(harness, session);
+    for (const prompt of scenario.prompts) {
+      if (prompt.reloadBefore) {
+        await session.close();
+        session = await openSessionFile(path, { durability: "never" });
+        agent = createAgent(harness, session);
+      }
+      const outcome = await runPrompt(harness, agent, prompt);
+      if (outcome.result) results.push(outcome.result);
+      events.push(outcome.events);
+    }
+    const inMemory = summarizeTree(session);
+    await session.close();
+    session = await openSessionFile(path, { readOnly: true });
+    const tree = summarizeTree(session);
+    if (JSON.stringify(inMemory) !== JSON.stringify(tree)) {
+      failures.push("the tree reopened from the file differs from the tree in memory");
+    }
+    return {
+      results,
+      events,
+      calls: models.calls(),
+      tools: harness.tools,
+      waits: harness.waits,
+      tree,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await session.close().catch(() => undefined);
+    await models.close();
+  }
+}
+
+/**
+ * Runs an agent scenario: an `AgentSession` over a fresh session file in a temporary
+ * directory, prompted in order (with the scripted actions and reloads), then compared with
+ * `expect` on the result objects, the tree reopened from the file, the events, the model
+ * calls, the tool calls and the waits.
+ */
+export async function runAgentScenario(
+  scenario: AgentScenario,
+  path?: string,
+): Promise<ScenarioResult> {
+  const started = performance.now();
+  const failures: string[] = [];
+  const dir = await mkdtemp(join(tmpdir(), "arbor-agent-scenario-"));
+  let calls = 0;
+  try {
+    const observation = await observe(scenario, dir, failures);
+    calls = observation.calls.reduce((sum, count) => sum + count, 0);
+    failures.push(...checkAgentExpectations(scenario, observation));
+  } catch (error) {
+    failures.push(`threw: ${(error as Error).message}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return {
+    name: scenario.name,
+    path,
+    passed: failures.length === 0,
+    failures,
+    calls,
+    durationMs: performance.now() - started,
+  };
+}
