@@ -14,6 +14,7 @@ export {
   type ToolExecutionContext,
   type ToolOutput,
 } from "./agent-tool.js";
+export * from "./compaction/index.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";

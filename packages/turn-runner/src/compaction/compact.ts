@@ -1,0 +1,203 @@
+import type { Model } from "@arbor/providers";
+import {
+  type AgentMessage,
+  type FileOperations,
+  type FileToolNames,
+  planCompaction,
+  type Session,
+} from "@arbor/session-store";
+import { INITIAL_SUMMARY_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
+import { type CompactionSettings, resolveCompactionSettings } from "./settings.js";
+import { requestSummary, withFileLists } from "./summary-request.js";
+
+/** What asked for a compaction: the user, the token threshold, or a context overflow. */
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+/** What a compaction will do, handed to `beforeCompact` before any model call. */
+export interface CompactionPreparation {
+  reason: CompactionReason;
+  /** Estimated tokens of the context before compaction. */
+  tokensBefore: number;
+  /** The first entry kept verbatim after the summary. */
+  firstKeptEntryId: string;
+  /** The messages the summary replaces. */
+  messagesToSummarize: AgentMessage[];
+  /** When the cut falls inside a turn: that turn's messages before the cut. */
+  turnPrefixMessages: AgentMessage[];
+  splitTurn: boolean;
+  /** The summary of the previous compaction, which the new one updates. */
+  previousSummary?: string;
+  /** Files read and modified, the previous compaction's included. */
+  fileOperations: FileOperations;
+  /** Instructions the user gave with a manual compaction. */
+  customInstructions?: string;
+}
+
+/** What a `beforeCompact` hook may answer: cancel, or supply the summary (and details). */
+export interface BeforeCompactResult {
+  cancel?: boolean;
+  summary?: string;
+  details?: unknown;
+}
+
+/** A stored compaction. */
+export interface CompactionResult {
+  status: "compacted";
+  reason: CompactionReason;
+  /** The id of the `compaction` entry, the new leaf. */
+  entryId: string;
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details: unknown;
+  /** True when a `beforeCompact` hook supplied the summary. */
+  fromHook: boolean;
+}
+
+/** How a compaction request ended. */
+export type CompactionOutcome =
+  | CompactionResult
+  | { status: "disabled" | "nothing_to_compact" | "cancelled"; reason: CompactionReason };
+
+/** Hooks extensions use to take part in a compaction. */
+export interface CompactionHooks {
+  /** Called before the model is asked; may cancel, or supply the summary instead. */
+  beforeCompact?: (
+    preparation: CompactionPreparation,
+  ) => Promise<BeforeCompactResult | undefined> | BeforeCompactResult | undefined;
+  /** Called once the compaction entry is stored. */
+  afterCompact?: (result: CompactionResult) => Promise<void> | void;
+}
+
+/** Options of {@link compact}. */
+export interface CompactOptions extends CompactionHooks {
+  session: Session;
+  /** The model that writes the summary: the session's own. */
+  model: Model;
+  settings?: Partial<CompactionSettings>;
+  /** Default `"manual"`. */
+  reason?: CompactionReason;
+  customInstructions?: string;
+  signal?: AbortSignal;
+  /** Longest tool result in the transcript, in characters. */
+  toolResultMaxChars?: number;
+  /** Which tools read and modify files. */
+  toolNames?: FileToolNames;
+}
+
+/** The output budget of a summary: 80% of the reserve, within the model's own limit. */
+export function summaryTokenBudget(model: Model, settings: CompactionSettings): number {
+  return Math.max(
+    256,
+    Math.min(model.info.maxOutputTokens, Math.floor(settings.reserveTokens * 0.8)),
+  );
+}
+
+/**
+ * Compacts a session at its leaf: plans the cut, lets `beforeCompact` cancel or supply the
+ * summary, otherwise asks the model (the update prompt when an earlier compaction exists;
+ * the prefix of a cut turn summarized separately), and appends a pi-compatible
+ * `compaction` entry whose `details` carry the files read and modified. Nothing is
+ * deleted: moving the leaf back to the entry before the compaction undoes it.
+ *
+ * @returns `disabled` when settings say so, `nothing_to_compact`, `cancelled`, or the
+ * stored compaction
+ * @throws SummaryError when the model fails; the session is left unchanged
+ * @example
+ * ```ts
+ * const outcome = await compact({ session, model, customInstructions: "keep the API names" });
+ * if (outcome.status === "compacted") console.log(outcome.summary);
+ * ```
+ */
+export async function compact(options: CompactOptions): Promise<CompactionOutcome> {
+  const settings = resolveCompactionSettings(options.settings);
+  const reason = options.reason ?? "manual";
+  if (!settings.enabled) return { status: "disabled", reason };
+  const { session } = options;
+  const plan = planCompaction(session.getBranch(), {
+    keepRecentTokens: settings.keepRecentTokens,
+    ...(options.toolNames ? { toolNames: options.toolNames } : {}),
+  });
+  if (!plan) return { status: "nothing_to_compact", reason };
+  const preparation: CompactionPreparation = {
+    reason,
+    ...plan,
+    ...(options.customInstructions !== undefined
+      ? { customInstructions: options.customInstructions }
+      : {}),
+  };
+  const hook = await options.beforeCompact?.(preparation);
+  if (hook?.cancel) return { status: "cancelled", reason };
+
+  let summary: string;
+  let details: unknown = plan.fileOperations;
+  const hookSummary = hook?.summary?.trim() ?? "";
+  const fromHook = hookSummary !== "";
+  if (fromHook) {
+    summary = hookSummary;
+    if (hook?.details !== undefined) details = hook.details;
+  } else {
+    summary = withFileLists(await summarize(preparation, options, settings), plan.fileOperations);
+  }
+  const entryId = await session.appendCompaction(
+    summary,
+    plan.firstKeptEntryId,
+    plan.tokensBefore,
+    details,
+    fromHook ? true : undefined,
+  );
+  const result: CompactionResult = {
+    status: "compacted",
+    reason,
+    entryId,
+    summary,
+    firstKeptEntryId: plan.firstKeptEntryId,
+    tokensBefore: plan.tokensBefore,
+    details,
+    fromHook,
+  };
+  await options.afterCompact?.(result);
+  return result;
+}
+
+async function summarize(
+  preparation: CompactionPreparation,
+  options: CompactOptions,
+  settings: CompactionSettings,
+): Promise<string> {
+  const budget = summaryTokenBudget(options.model, settings);
+  const common = {
+    ...(options.toolResultMaxChars !== undefined
+      ? { toolResultMaxChars: options.toolResultMaxChars }
+      : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const { messagesToSummarize, previousSummary, turnPrefixMessages } = preparation;
+  const history =
+    messagesToSummarize.length === 0
+      ? Promise.resolve(previousSummary)
+      : requestSummary(options.model, {
+          messages: messagesToSummarize,
+          instruction:
+            previousSummary === undefined ? INITIAL_SUMMARY_PROMPT : UPDATE_SUMMARY_PROMPT,
+          ...(previousSummary !== undefined ? { previousSummary } : {}),
+          ...(preparation.customInstructions !== undefined
+            ? { customInstructions: preparation.customInstructions }
+            : {}),
+          maxOutputTokens: budget,
+          ...common,
+        });
+  const prefix =
+    preparation.splitTurn && turnPrefixMessages.length > 0
+      ? requestSummary(options.model, {
+          messages: turnPrefixMessages,
+          instruction: TURN_PREFIX_PROMPT,
+          maxOutputTokens: Math.max(256, Math.floor(budget / 2)),
+          ...common,
+        })
+      : Promise.resolve(undefined);
+  const [historySummary, prefixSummary] = await Promise.all([history, prefix]);
+  if (prefixSummary === undefined) return historySummary ?? "";
+  const head = historySummary ?? "No earlier conversation.";
+  return `${head}\n\n---\n\n## Beginning of the current turn\n\n${prefixSummary}`;
+}

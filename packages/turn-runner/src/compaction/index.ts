@@ -1,0 +1,39 @@
+export {
+  type BranchSummary,
+  type BranchSummaryOptions,
+  type BranchSummaryPreparation,
+  summarizeAbandonedBranch,
+} from "./branch-summary.js";
+export {
+  type BeforeCompactResult,
+  type CompactionHooks,
+  type CompactionOutcome,
+  type CompactionPreparation,
+  type CompactionReason,
+  type CompactionResult,
+  type CompactOptions,
+  compact,
+  summaryTokenBudget,
+} from "./compact.js";
+export { requestText, type TextAnswer, type TextRequest } from "./model-text.js";
+export {
+  BRANCH_SUMMARY_PROMPT,
+  INITIAL_SUMMARY_PROMPT,
+  SUMMARIZER_SYSTEM_PROMPT,
+  TITLE_SYSTEM_PROMPT,
+  TURN_PREFIX_PROMPT,
+  UPDATE_SUMMARY_PROMPT,
+} from "./prompts.js";
+export {
+  type CompactionSettings,
+  DEFAULT_COMPACTION_SETTINGS,
+  resolveCompactionSettings,
+  shouldCompact,
+} from "./settings.js";
+export { SummaryError, type SummaryErrorCode } from "./summary-error.js";
+export {
+  cleanTitle,
+  createTitleGenerator,
+  MAX_TITLE_WORDS,
+  type TitleGeneratorOptions,
+} from "./title-generator.js";
