@@ -169,12 +169,8 @@ export class ExtensionHooks {
     });
   }
 
-  /**
-   * The end of a turn: `turn_end`, then the `steer` messages extensions sent during it;
-   * when the model asked for no tools (the run would end), `followUp` messages instead.
-   * @returns whether messages were stored, so the run goes on for the model to answer them
-   */
-  async afterTurn(turnIndex: number, toolsCalled: boolean): Promise<boolean> {
+  /** `turn_end`, once the turn's answer and tool results are stored (or the turn failed). */
+  async turnEnd(turnIndex: number): Promise<void> {
     const { message, toolResults } = this.turn;
     await this.runner.emit({
       type: "turn_end",
@@ -182,6 +178,14 @@ export class ExtensionHooks {
       message: message ?? { role: "assistant", content: [], stopReason: "error" },
       toolResults,
     });
+  }
+
+  /**
+   * After `turn_end`: stores the `steer` messages extensions sent during the turn; when
+   * the model asked for no tools (the run would end), the `followUp` messages instead.
+   * @returns whether messages were stored, so the run goes on for the model to answer them
+   */
+  async deliverAfterTurn(toolsCalled: boolean): Promise<boolean> {
     const steered = await this.host.deliver("steer");
     if (steered > 0 || toolsCalled) return steered > 0;
     return (await this.host.deliver("followUp")) > 0;
