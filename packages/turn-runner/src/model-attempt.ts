@@ -1,4 +1,10 @@
-import type { AssistantMessage, ModelErrorEvent, ModelRequest, Usage } from "@arbor/providers";
+import type {
+  AssistantMessage,
+  ModelErrorEvent,
+  ModelEvent,
+  ModelRequest,
+  Usage,
+} from "@arbor/providers";
 import type { AgentMessage } from "@arbor/session-store";
 import type { TtsrManager, TtsrMatch, TtsrSource } from "@arbor/ttsr";
 import { ABORTED, abortedPromise } from "./abortable-wait.js";
@@ -20,7 +26,9 @@ export interface AttemptInput {
   turnIndex: number;
   target: ModelTarget;
   /** Builds the request; the signal cuts this attempt's stream. */
-  request: (signal: AbortSignal) => ModelRequest;
+  request: (signal: AbortSignal) => ModelRequest | Promise<ModelRequest>;
+  /** Sees every stream event once it is applied, with the answer so far (extensions). */
+  onStreamEvent?: ((event: ModelEvent, content: () => Content) => Promise<void>) | undefined;
   ttsr?: TtsrManager | undefined;
 }
 
@@ -57,9 +65,12 @@ export async function streamAttempt(input: AttemptInput, state: RunState): Promi
   const builder = new AnswerBuilder();
   let usage: Usage = { ...ZERO_USAGE };
   const stopped = abortedPromise(controller.signal);
-  const iterator = target.model.stream(input.request(controller.signal))[Symbol.asyncIterator]();
+  const request = await input.request(controller.signal);
+  const iterator = target.model.stream(request)[Symbol.asyncIterator]();
   const onAbort = () => controller.abort();
   state.signal.addEventListener("abort", onAbort, { once: true });
+  // The request may wait on extensions; an abort meanwhile must still cut the stream.
+  if (state.signal.aborted) controller.abort();
   const cut = () => {
     controller.abort();
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
@@ -85,6 +96,7 @@ export async function streamAttempt(input: AttemptInput, state: RunState): Promi
       }
       const event = next.value;
       builder.apply(event);
+      await input.onStreamEvent?.(event, () => builder.content());
       let matches: TtsrMatch[] = [];
       switch (event.type) {
         case "text_delta":
