@@ -37,6 +37,11 @@ export interface BranchSummaryOptions {
   model: Model;
   /** Where the leaf is going. */
   targetId: string | null;
+  /**
+   * The entries of the branch left, root first, when the caller has worked them out
+   * already. Default: the leaf's path after its common ancestor with `targetId`.
+   */
+  branchEntries?: readonly SessionEntry[];
   /** Estimated tokens of the branch sent to the model. Default: half the model's window. */
   maxTokens?: number;
   /** Output budget of the summary. Default 2,048 tokens. */
@@ -61,8 +66,8 @@ export async function summarizeAbandonedBranch(
   options: BranchSummaryOptions,
 ): Promise<BranchSummary | undefined> {
   const { session, model, targetId } = options;
-  const oldPath = session.getBranch();
-  const newPath = targetId === null ? [] : session.getBranch(targetId);
+  const oldPath = options.branchEntries ?? session.getBranch();
+  const newPath = options.branchEntries || targetId === null ? [] : session.getBranch(targetId);
   const branch = collectAbandonedBranch(oldPath, newPath, {
     maxTokens: options.maxTokens ?? Math.floor(model.info.contextWindow / 2),
     ...(options.toolNames ? { toolNames: options.toolNames } : {}),

@@ -1,4 +1,10 @@
 export {
+  AgentCompaction,
+  type AgentCompactionOptions,
+  type AgentCompactionOutcome,
+  type BranchNavigation,
+} from "./agent-compaction.js";
+export {
   type BranchSummary,
   type BranchSummaryOptions,
   type BranchSummaryPreparation,
