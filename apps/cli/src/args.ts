@@ -7,6 +7,16 @@ export interface CliArgs {
   help: boolean;
   version: boolean;
   debug: boolean;
+  /** `--json`: print the result object instead of the streamed answer. */
+  json: boolean;
+  /** `--continue`: resume the newest session of this directory. */
+  continue: boolean;
+  /** `--session <id|path>`: resume this session. */
+  session?: string;
+  /** `--provider <name>`: a configured provider. */
+  provider?: string;
+  /** `--model <id>`: the model of the provider. */
+  model?: string;
 }
 
 /** A command line `arbor` cannot run; the message says what to type instead. */
@@ -27,6 +37,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "v", default: false },
         debug: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        continue: { type: "boolean", short: "c", default: false },
+        session: { type: "string", short: "s" },
+        provider: { type: "string" },
+        model: { type: "string", short: "m" },
       },
     });
     const [command, ...rest] = positionals;
@@ -36,6 +51,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       help: values.help,
       version: values.version,
       debug: values.debug,
+      json: values.json,
+      continue: values.continue,
+      ...(values.session !== undefined ? { session: values.session } : {}),
+      ...(values.provider !== undefined ? { provider: values.provider } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
     };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

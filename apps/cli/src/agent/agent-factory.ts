@@ -1,0 +1,53 @@
+import type { Model, ReasoningLevel } from "@arbor/providers";
+import type { Session } from "@arbor/session-store";
+import { TtsrManager, type TtsrRule } from "@arbor/ttsr";
+import { loadRules, type RuleLoadWarning } from "@arbor/ttsr/loader";
+import { AgentSession, type AgentTool } from "@arbor/turn-runner";
+import { withReasoning } from "./model-factory.js";
+
+/** The stream rules of a project: those that load, and why the others did not. */
+export interface ProjectRules {
+  rules: TtsrRule[];
+  warnings: RuleLoadWarning[];
+}
+
+/** Loads the stream rules of the project and of the user's home directory. */
+export function loadProjectRules(projectRoot: string, homeDir: string): Promise<ProjectRules> {
+  return loadRules({ projectRoot, homeDir });
+}
+
+/** What {@link createAgent} builds an agent from. */
+export interface AgentSetup {
+  session: Session;
+  model: Model;
+  rules: readonly TtsrRule[];
+  tools: readonly AgentTool[];
+  projectRoot: string;
+  systemPrompt?: string;
+  /** Read on every request, so a change applies to the next one. */
+  thinking: () => ReasoningLevel;
+}
+
+/** An agent and the stream-rule manager it reports to. */
+export interface CreatedAgent {
+  agent: AgentSession;
+  ttsr: TtsrManager;
+}
+
+/**
+ * Builds the agent a command talks through: the model (asked for the current reasoning
+ * level), the project's stream rules and the workspace tools, persisting into `session`.
+ */
+export function createAgent(setup: AgentSetup): CreatedAgent {
+  const ttsr = new TtsrManager();
+  for (const rule of setup.rules) ttsr.addRule(rule);
+  const agent = new AgentSession({
+    targets: [{ model: withReasoning(setup.model, setup.thinking) }],
+    session: setup.session,
+    tools: setup.tools,
+    ttsr,
+    projectRoot: setup.projectRoot,
+    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+  });
+  return { agent, ttsr };
+}

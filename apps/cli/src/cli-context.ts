@@ -1,0 +1,57 @@
+import type { Model } from "@arbor/providers";
+import { createModel } from "./agent/model-factory.js";
+import type { CliArgs } from "./args.js";
+import {
+  type ArborConfig,
+  loadConfig,
+  type ResolvedProvider,
+  resolveProvider,
+} from "./config/index.js";
+import { type ArborPaths, resolveArborPaths } from "./paths.js";
+
+/** A stream `arbor` writes to. */
+export interface OutputStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** The process around a command, passed in so commands run in tests without a process. */
+export interface CliIo {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Everything a command needs: its I/O, arguments and Arbor's directories. */
+export interface CliContext {
+  io: CliIo;
+  args: CliArgs;
+  paths: ArborPaths;
+}
+
+/** Builds the context of a command. */
+export function createCliContext(io: CliIo, args: CliArgs): CliContext {
+  return { io, args, paths: resolveArborPaths(io.env) };
+}
+
+/** The config, the chosen provider and its model, for commands that talk to a model. */
+export interface ModelSelection {
+  config: ArborConfig;
+  provider: ResolvedProvider;
+  model: Model;
+}
+
+/**
+ * Loads the config and builds the model `--provider` and `--model` choose.
+ * @throws CliError when the config is broken or no provider is configured
+ */
+export async function selectModel(context: CliContext): Promise<ModelSelection> {
+  const config = await loadConfig(context.paths.configFile);
+  const provider = resolveProvider(config, context.io.env, {
+    ...(context.args.provider !== undefined ? { provider: context.args.provider } : {}),
+    ...(context.args.model !== undefined ? { model: context.args.model } : {}),
+  });
+  return { config, provider, model: createModel(provider) };
+}

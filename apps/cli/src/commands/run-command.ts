@@ -1,0 +1,105 @@
+import type { AgentEvent } from "@arbor/turn-runner";
+import { createAgent, loadProjectRules } from "../agent/agent-factory.js";
+import { workspaceTools } from "../agent/workspace-tools.js";
+import { type CliContext, selectModel } from "../cli-context.js";
+import { CliError } from "../cli-error.js";
+import { configuredThinking } from "../config/index.js";
+import { openChosenSession } from "../session-locator.js";
+import { lastAssistantText } from "../session-text.js";
+
+/** Reads all of a piped stdin as text. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) {
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A short line for events the user should notice on stderr, or undefined. */
+export function noticeFor(event: AgentEvent): string | undefined {
+  if (event.type === "ttsr_triggered") {
+    const rules = event.rules.join(", ");
+    return event.interrupted
+      ? `[stream rule ${rules}: answer restarted with a reminder]`
+      : `[stream rule ${rules}: reminder queued for the next request]`;
+  }
+  if (event.type === "retry") {
+    const wait = event.delayMs > 0 ? `, retrying in ${Math.round(event.delayMs / 100) / 10} s` : "";
+    return `[${event.target.provider}/${event.target.model}: ${event.kind}: ${event.message}${wait}]`;
+  }
+  return undefined;
+}
+
+/**
+ * `arbor run "prompt"`: sends one prompt, streams the answer to stdout (or prints the
+ * result object with `--json`) and resolves with the exit code.
+ */
+export async function runCommand(context: CliContext): Promise<number> {
+  const { io, args, paths } = context;
+  const selection = await selectModel(context);
+  let prompt = args.positionals.join(" ").trim();
+  if (!prompt && io.stdin.isTTY !== true) prompt = (await readAll(io.stdin)).trim();
+  if (!prompt) {
+    throw new CliError("arbor run needs a prompt.", {
+      hint: 'Pass it as an argument (arbor run "explain this error") or pipe it to stdin.',
+      exitCode: 2,
+    });
+  }
+  const session = await openChosenSession(paths, io.cwd, args);
+  try {
+    const rules = await loadProjectRules(io.cwd, paths.home);
+    const { agent } = createAgent({
+      session,
+      model: selection.model,
+      rules: rules.rules,
+      tools: workspaceTools(io.cwd),
+      projectRoot: io.cwd,
+      thinking: () => configuredThinking(selection.config),
+      ...(selection.config.systemPrompt !== undefined
+        ? { systemPrompt: selection.config.systemPrompt }
+        : {}),
+    });
+    const onSigint = () => agent.abort();
+    process.once("SIGINT", onSigint);
+    const run = agent.prompt(prompt);
+    let endedWithNewline = true;
+    try {
+      for await (const event of run.events) {
+        if (event.type === "text_delta" && !args.json) {
+          io.stdout.write(event.delta);
+          endedWithNewline = event.delta.endsWith("\n");
+        }
+        const notice = noticeFor(event);
+        if (notice) io.stderr.write(`${endedWithNewline ? "" : "\n"}${notice}\n`);
+        if (notice) endedWithNewline = true;
+      }
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+    }
+    const result = await run.result;
+    if (!args.json && !endedWithNewline) io.stdout.write("\n");
+    if (args.json) {
+      const output = {
+        ...result,
+        sessionId: session.id,
+        title: session.getTitle() ?? null,
+        text: lastAssistantText(session),
+      };
+      io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    }
+    if (!result.success) {
+      const detail = result.message ? `: ${result.message}` : "";
+      io.stderr.write(`arbor: the run ended without an answer (${result.reason}${detail}).\n`);
+      io.stderr.write(
+        result.reason === "aborted"
+          ? "The partial answer is stored; resume with arbor --continue.\n"
+          : "Check the provider settings (arbor --help), then retry with arbor run --continue.\n",
+      );
+      return 1;
+    }
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,123 @@
+import { resolve } from "node:path";
+import { exportFileToHtml } from "@arbor/html-export";
+import { deleteSession, openSessionFile, type SessionInfo } from "@arbor/session-store";
+import { modelTitleGenerator } from "../agent/title-generator.js";
+import { type CliContext, selectModel } from "../cli-context.js";
+import { CliError } from "../cli-error.js";
+import {
+  asCliError,
+  findSessionFile,
+  listAllSessions,
+  openSessionForWriting,
+} from "../session-locator.js";
+import { layoutTree, renderTreeText } from "../tree-lines.js";
+
+const SUBCOMMANDS = ["list", "show", "delete", "title", "regenerate-title", "export"] as const;
+
+function formatDate(date: Date): string {
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+function formatList(sessions: readonly SessionInfo[]): string {
+  if (sessions.length === 0) return 'No sessions yet. Start one with "arbor" or "arbor demo".\n';
+  return `${sessions
+    .map(
+      (s) =>
+        `${s.id}  ${formatDate(s.modified)}  ${String(s.messageCount).padStart(3)} msgs  ${s.title ?? "(untitled)"}  ${s.cwd}`,
+    )
+    .join("\n")}\n`;
+}
+
+function requireId(context: CliContext, sub: string): string {
+  const id = context.args.positionals[1];
+  if (!id) {
+    throw new CliError(`arbor sessions ${sub} needs a session id.`, {
+      hint: 'Run "arbor sessions list" to see the ids.',
+      exitCode: 2,
+    });
+  }
+  return id;
+}
+
+async function readOnlySession(path: string) {
+  try {
+    return await openSessionFile(path, { readOnly: true });
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/** `arbor sessions …`: list, show, delete, title, regenerate-title and export sessions. */
+export async function sessionsCommand(context: CliContext): Promise<number> {
+  const { io, args, paths } = context;
+  const sub = args.positionals[0] ?? "list";
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) {
+    throw new CliError(`"${sub}" is not a sessions command.`, {
+      hint: `Use one of: ${SUBCOMMANDS.join(", ")} ("arbor sessions --help").`,
+      exitCode: 2,
+    });
+  }
+  if (sub === "list") {
+    const sessions = await listAllSessions(paths, io.cwd);
+    sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+    io.stdout.write(args.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatList(sessions));
+    return 0;
+  }
+  const path = await findSessionFile(paths, io.cwd, requireId(context, sub));
+  switch (sub) {
+    case "show": {
+      const session = await readOnlySession(path);
+      const title = session.getTitle() ?? "(untitled)";
+      io.stdout.write(`${title}\n${path}\n\n${renderTreeText(layoutTree(session))}\n`);
+      await session.close();
+      return 0;
+    }
+    case "delete":
+      await deleteSession(path);
+      io.stdout.write(`Deleted ${path}\n`);
+      return 0;
+    case "title": {
+      const text = args.positionals.slice(2).join(" ").trim();
+      if (!text) {
+        const session = await readOnlySession(path);
+        io.stdout.write(`${session.getTitle() ?? "(untitled)"}\n`);
+        await session.close();
+        return 0;
+      }
+      const session = await openSessionForWriting(path);
+      try {
+        await session.setTitle(text);
+        io.stdout.write(`${session.getTitle()}\n`);
+      } finally {
+        await session.close();
+      }
+      return 0;
+    }
+    case "regenerate-title": {
+      const { model } = await selectModel(context);
+      const session = await openSessionForWriting(path);
+      try {
+        const outcome = await session.regenerateTitle(modelTitleGenerator(model));
+        if (outcome.error !== undefined) {
+          const reason =
+            outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+          throw new CliError(`the title was not changed: ${reason}.`, {
+            hint: "Check the provider settings, or set a title with arbor sessions title <id> <text>.",
+          });
+        }
+        io.stdout.write(`${outcome.title}\n`);
+      } finally {
+        await session.close();
+      }
+      return 0;
+    }
+    default: {
+      const session = await readOnlySession(path);
+      await session.close();
+      const out = resolve(io.cwd, args.positionals[2] ?? `${session.id}.html`);
+      const written = await exportFileToHtml(path, out);
+      io.stdout.write(`${written}\n`);
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { REASONING_LEVELS } from "@arbor/providers";
+import { z } from "zod";
+
+/** One provider the user configured: which wire protocol, where, with which key. */
+export const providerConfigSchema = z.object({
+  /** The wire protocol: OpenAI Chat Completions (also Ollama, vLLM, …) or Anthropic Messages. */
+  api: z.enum(["openai-chat", "anthropic-messages"]),
+  /** The API key; prefer `apiKeyEnv` so the key stays out of the file. */
+  apiKey: z.string().min(1).optional(),
+  /** The environment variable holding the API key. */
+  apiKeyEnv: z.string().min(1).optional(),
+  /** An endpoint other than the vendor's, e.g. `http://127.0.0.1:11434/v1`. */
+  baseURL: z.url().optional(),
+  /** The model used unless `--model` names another. */
+  model: z.string().min(1).optional(),
+});
+/** One provider the user configured. */
+export type ProviderConfig = z.infer<typeof providerConfigSchema>;
+
+/** `~/.arbor/config.json`. Unknown keys are rejected so a typo is not silently ignored. */
+export const arborConfigSchema = z.strictObject({
+  /** The provider used unless `--provider` names another. */
+  defaultProvider: z.string().min(1).optional(),
+  /** Providers by name (the name is what `--provider` takes). */
+  providers: z.record(z.string().min(1), providerConfigSchema.strict()).default({}),
+  /** The reasoning effort asked of models that think. */
+  thinking: z.enum(REASONING_LEVELS).optional(),
+  /** A system prompt sent with every request. */
+  systemPrompt: z.string().optional(),
+});
+/** `~/.arbor/config.json`, with defaults applied. */
+export type ArborConfig = z.infer<typeof arborConfigSchema>;

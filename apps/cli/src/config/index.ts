@@ -1,0 +1,16 @@
+export {
+  type ArborConfig,
+  arborConfigSchema,
+  type ProviderConfig,
+  providerConfigSchema,
+} from "./config-schema.js";
+export {
+  configuredThinking,
+  DEFAULT_MODELS,
+  HOW_TO_CONFIGURE,
+  loadConfig,
+  type ProviderChoice,
+  providersFromEnv,
+  type ResolvedProvider,
+  resolveProvider,
+} from "./resolve-provider.js";

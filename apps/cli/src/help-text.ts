@@ -1,0 +1,77 @@
+/** The help of each command, keyed by command name; `""` is the top-level help. */
+export const HELP_TEXT: Readonly<Record<string, string>> = {
+  "": `arbor: chat with a model in a session tree you can resume, branch and export.
+
+Usage
+  arbor [options]                 interactive chat (a new session unless -c or -s)
+  arbor run [options] "prompt"    one prompt for scripts; reads stdin when piped
+  arbor sessions <command>        list, show, delete, title, regenerate-title, export
+  arbor demo                      an offline session against a built-in fake server
+  arbor help <command>            help for one command
+
+Options
+  -c, --continue          resume the newest session of this directory
+  -s, --session <id|path> resume a session by id, id prefix or file (pi's files too)
+      --provider <name>   a configured provider (openai, anthropic, or a config name)
+  -m, --model <id>        the model to use, e.g. gpt-4.1 or claude-sonnet-4-6
+      --json              (run) print the result object as JSON
+      --debug             print stack traces of errors
+  -h, --help              this help
+  -v, --version           the version
+
+Providers
+  Set OPENAI_API_KEY, ANTHROPIC_API_KEY, or OPENAI_BASE_URL (Ollama, vLLM, llama.cpp),
+  or write ~/.arbor/config.json ($ARBOR_HOME/config.json when ARBOR_HOME is set):
+  {
+    "defaultProvider": "ollama",
+    "providers": {
+      "ollama": { "api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1", "model": "llama3.2" },
+      "claude": { "api": "anthropic-messages", "apiKeyEnv": "ANTHROPIC_API_KEY" }
+    },
+    "thinking": "off"
+  }
+`,
+  run: `arbor run: send one prompt, stream the answer to stdout, exit.
+
+Usage
+  arbor run [options] "prompt"
+  echo "prompt" | arbor run [options]
+
+Options
+  --json                  print the result object (success, reason, turns, usage, cost,
+                          sessionFile, text) instead of the streamed answer
+  -c, --continue          continue the newest session of this directory
+  -s, --session <id|path> continue a given session
+  --provider, --model     choose the model (see "arbor --help")
+
+Exit code 0 when the answer finished, 1 when it failed (the reason is printed), 2 for
+a wrong command line.
+`,
+  sessions: `arbor sessions: manage stored sessions.
+
+Usage
+  arbor sessions list                      sessions of all directories, newest first
+  arbor sessions show <id>                 the tree of a session, with labels
+  arbor sessions delete <id>               delete a session file
+  arbor sessions title <id> [text]         print the title, or set it to text
+  arbor sessions regenerate-title <id>     ask the model for a new title
+  arbor sessions export <id> [out.html]    write a self-contained HTML page
+
+<id> is a session id, a unique prefix of one, or a session file path (pi's too).
+`,
+  demo: `arbor demo: run a real session offline.
+
+Usage
+  arbor demo
+
+Starts Arbor's fake OpenAI-compatible server on 127.0.0.1 and talks to it through the
+real OpenAI adapter: a tool call, a stream rule interrupting and retrying an answer, a
+branch, a compaction and an HTML export whose path is printed at the end. Needs no
+configuration and no network; the session is stored with your other sessions.
+`,
+};
+
+/** The help text of a command, or undefined when there is no such command. */
+export function helpFor(command: string | undefined): string | undefined {
+  return HELP_TEXT[command ?? ""];
+}

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { CliUsageError, parseCliArgs } from "./args.js";
+import { type CliIo, createCliContext } from "./cli-context.js";
+import { CliError } from "./cli-error.js";
+import { demoCommand } from "./commands/demo-command.js";
+import { runCommand } from "./commands/run-command.js";
+import { sessionsCommand } from "./commands/sessions-command.js";
+import { helpFor } from "./help-text.js";
+
+/** The version of this package, read from its package.json. */
+export function cliVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Starts the interactive app; the entry point passes it in so tests can leave ink out. */
+export type InteractiveStarter = (context: ReturnType<typeof createCliContext>) => Promise<number>;
+
+/**
+ * Runs `arbor` with the given arguments and resolves with the exit code. Errors are printed
+ * as a message and a next step; stack traces only with `--debug`.
+ */
+export async function main(
+  argv: readonly string[],
+  io: CliIo,
+  interactive?: InteractiveStarter,
+): Promise<number> {
+  const debug = argv.includes("--debug");
+  try {
+    const args = parseCliArgs(argv);
+    if (args.version) {
+      io.stdout.write(`arbor ${cliVersion()}\n`);
+      return 0;
+    }
+    const helpTopic = args.command === "help" ? (args.positionals[0] ?? "") : args.command;
+    if (args.help || args.command === "help") {
+      const text = helpFor(helpTopic);
+      if (text === undefined) {
+        throw new CliError(`there is no command "${helpTopic}".`, {
+          hint: 'Run "arbor --help" to see the commands.',
+          exitCode: 2,
+        });
+      }
+      io.stdout.write(text);
+      return 0;
+    }
+    const context = createCliContext(io, args);
+    switch (args.command) {
+      case undefined:
+        if (!interactive) throw new CliError("the interactive app is not available here.");
+        return await interactive(context);
+      case "run":
+        return await runCommand(context);
+      case "sessions":
+        return await sessionsCommand(context);
+      case "demo":
+        return await demoCommand(context);
+      default:
+        throw new CliError(`"${args.command}" is not an arbor command.`, {
+          hint: 'Run "arbor --help" to see the commands, or arbor run "…" to send a prompt.',
+          exitCode: 2,
+        });
+    }
+  } catch (error) {
+    return reportError(error, io, debug);
+  }
+}
+
+/** Prints an error the way the user should see it and returns the exit code. */
+export function reportError(error: unknown, io: CliIo, debug: boolean): number {
+  if (error instanceof CliUsageError) {
+    io.stderr.write(`arbor: ${error.message}\n`);
+    return 2;
+  }
+  if (CliError.isInstance(error)) {
+    io.stderr.write(`arbor: ${error.message}\n`);
+    if (error.hint) io.stderr.write(`${error.hint}\n`);
+    if (debug && error.cause instanceof Error) io.stderr.write(`${error.cause.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`arbor: ${message}\n`);
+  if (debug && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+  else io.stderr.write("Run again with --debug to see where it happened.\n");
+  return 1;
+}

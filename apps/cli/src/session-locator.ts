@@ -1,0 +1,121 @@
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  createSession,
+  listSessions,
+  openSessionFile,
+  type Session,
+  type SessionInfo,
+  SessionStoreError,
+} from "@arbor/session-store";
+import { CliError } from "./cli-error.js";
+import { type ArborPaths, sessionDirFor } from "./paths.js";
+
+/** Whether a `--session` argument is a path rather than an id. */
+function looksLikePath(value: string): boolean {
+  return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
+}
+
+/** Every session Arbor knows of: this directory's first, then the other directories'. */
+export async function listAllSessions(paths: ArborPaths, cwd: string): Promise<SessionInfo[]> {
+  const own = sessionDirFor(paths, cwd);
+  const dirs = [own];
+  try {
+    for (const entry of await readdir(paths.sessionsRoot, { withFileTypes: true })) {
+      const dir = join(paths.sessionsRoot, entry.name);
+      if (entry.isDirectory() && dir !== own) dirs.push(dir);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const lists = await Promise.all(dirs.map((dir) => listSessions(dir)));
+  return lists.flat();
+}
+
+/**
+ * Finds a session by id, a unique id prefix, or a file path (pi's files too).
+ * @returns the session file path
+ * @throws CliError when nothing or more than one session matches
+ */
+export async function findSessionFile(
+  paths: ArborPaths,
+  cwd: string,
+  idOrPath: string,
+): Promise<string> {
+  if (looksLikePath(idOrPath)) {
+    const full = resolve(cwd, idOrPath);
+    const info = await stat(full).catch(() => undefined);
+    if (!info?.isFile()) {
+      throw new CliError(`there is no session file at ${full}.`, {
+        hint: 'Check the path; "arbor sessions list" shows the sessions Arbor stores.',
+      });
+    }
+    return full;
+  }
+  const sessions = await listAllSessions(paths, cwd);
+  const exact = sessions.find((session) => session.id === idOrPath);
+  if (exact) return exact.path;
+  const matches = sessions.filter((session) => session.id.startsWith(idOrPath));
+  const [only] = matches;
+  if (matches.length === 1 && only) return only.path;
+  if (matches.length > 1) {
+    throw new CliError(`"${idOrPath}" matches ${matches.length} sessions.`, {
+      hint: "Give more characters of the id.",
+      exitCode: 2,
+    });
+  }
+  throw new CliError(`there is no session with id "${idOrPath}".`, {
+    hint: 'Run "arbor sessions list" to see the ids, or pass a session file path.',
+  });
+}
+
+/** Opens a session file for writing, turning store errors into messages with a next step. */
+export async function openSessionForWriting(path: string): Promise<Session> {
+  try {
+    return await openSessionFile(path);
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/** What `--continue` and `--session` ask for. */
+export interface SessionChoice {
+  continue?: boolean;
+  session?: string;
+}
+
+/**
+ * Opens the session a command works in: `--session`, else with `--continue` the newest
+ * one of this directory, else a new one.
+ */
+export async function openChosenSession(
+  paths: ArborPaths,
+  cwd: string,
+  choice: SessionChoice,
+): Promise<Session> {
+  if (choice.session !== undefined) {
+    return openSessionForWriting(await findSessionFile(paths, cwd, choice.session));
+  }
+  const dir = sessionDirFor(paths, cwd);
+  if (choice.continue) {
+    const [latest] = await listSessions(dir);
+    if (latest) return openSessionForWriting(latest.path);
+  }
+  try {
+    return await createSession({ dir, cwd });
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/** Turns a session-store error into a {@link CliError}; anything else passes through. */
+export function asCliError(error: unknown): unknown {
+  if (!SessionStoreError.isInstance(error)) return error;
+  const hint =
+    error.code === "session_locked"
+      ? "Another arbor is using this session; close it there or start a new session."
+      : error.code === "file_deleted"
+        ? "The session file was removed while open; start a new session."
+        : "Pick another session with --session, or start a new one without it.";
+  return new CliError(error.message, { hint, cause: error });
+}

@@ -1,0 +1,117 @@
+import {
+  type AgentMessage,
+  messageText,
+  type Session,
+  type SessionEntry,
+  type SessionTreeNode,
+} from "@arbor/session-store";
+
+/** One row of a session tree laid out for a terminal. */
+export interface TreeLine {
+  id: string;
+  /** Nesting depth: 0 for roots, +1 below each entry with more than one child. */
+  depth: number;
+  /** The entry's kind as the user thinks of it: `user`, `assistant`, `tool`, `summary`, … */
+  kind: string;
+  /** A one-line description of the entry. */
+  text: string;
+  label: string | undefined;
+  /** On the path from the root to the leaf. */
+  active: boolean;
+  /** The current leaf. */
+  leaf: boolean;
+}
+
+const ONE_LINE_LENGTH = 72;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/gu, " ").trim();
+  return flat.length > ONE_LINE_LENGTH ? `${flat.slice(0, ONE_LINE_LENGTH - 1)}…` : flat;
+}
+
+function toolCallsOf(message: AgentMessage): string[] {
+  if (!Array.isArray(message.content)) return [];
+  return message.content
+    .filter((block) => block.type === "toolCall")
+    .map((block) => String((block as { name?: unknown }).name ?? "tool"));
+}
+
+/** The kind and one-line text of an entry. */
+export function describeEntry(entry: SessionEntry): { kind: string; text: string } {
+  const fields = entry as SessionEntry & Record<string, unknown>;
+  switch (entry.type) {
+    case "message": {
+      const message = fields.message as AgentMessage;
+      const text = messageText(message);
+      if (message.role === "assistant") {
+        const calls = toolCallsOf(message);
+        const stop = (message as { stopReason?: unknown }).stopReason;
+        const suffix = stop === "aborted" ? " [aborted]" : "";
+        const callText = calls.length > 0 ? `→ ${calls.join(", ")}` : "";
+        return { kind: "assistant", text: oneLine(`${text} ${callText}`) + suffix };
+      }
+      if (message.role === "toolResult") {
+        const toolName = String((message as { toolName?: unknown }).toolName ?? "tool");
+        return { kind: "tool", text: oneLine(`${toolName}: ${text}`) };
+      }
+      return { kind: message.role, text: oneLine(text) };
+    }
+    case "compaction":
+      return { kind: "compaction", text: oneLine(String(fields.summary ?? "")) };
+    case "branch_summary":
+      return { kind: "summary", text: oneLine(String(fields.summary ?? "")) };
+    case "model_change":
+      return { kind: "model", text: `${String(fields.provider)}/${String(fields.modelId)}` };
+    case "thinking_level_change":
+      return { kind: "thinking", text: String(fields.thinkingLevel) };
+    case "session_info":
+      return { kind: "title", text: oneLine(String(fields.name ?? "")) };
+    case "ttsr_injection":
+      return { kind: "rule", text: "stream rule injected" };
+    case "custom":
+      return { kind: "custom", text: String(fields.customType ?? "") };
+    case "custom_message":
+      return { kind: "custom", text: oneLine(String(fields.customType ?? "")) };
+    default:
+      return { kind: entry.type, text: "" };
+  }
+}
+
+/**
+ * Lays out the whole tree of a session, depth first, children in file order, marking the
+ * active path. Chains of single children stay at one depth so long talks do not drift right.
+ */
+export function layoutTree(session: Session): TreeLine[] {
+  const leafId = session.getLeafId();
+  const active = new Set(session.getBranch().map((entry) => entry.id));
+  const lines: TreeLine[] = [];
+  const visit = (node: SessionTreeNode, depth: number): void => {
+    const { entry } = node;
+    if (entry.type !== "label") {
+      lines.push({
+        id: entry.id,
+        depth,
+        ...describeEntry(entry),
+        label: node.label,
+        active: active.has(entry.id),
+        leaf: entry.id === leafId,
+      });
+    }
+    const branching = node.children.length > 1;
+    for (const child of node.children) visit(child, branching ? depth + 1 : depth);
+  };
+  const roots = session.getTree();
+  for (const root of roots) visit(root, roots.length > 1 ? 1 : 0);
+  return lines;
+}
+
+/** Renders tree lines as plain text, one entry per line, for `arbor sessions show`. */
+export function renderTreeText(lines: readonly TreeLine[]): string {
+  return lines
+    .map((line) => {
+      const marker = line.leaf ? "▶" : line.active ? "•" : " ";
+      const label = line.label ? ` [${line.label}]` : "";
+      return `${marker} ${"  ".repeat(line.depth)}${line.id} ${line.kind}${label}: ${line.text}`;
+    })
+    .join("\n");
+}
