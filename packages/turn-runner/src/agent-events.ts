@@ -1,8 +1,10 @@
 import type { ModelErrorKind, Usage } from "@arbor/providers";
+import type { FinalTurnReason } from "./final-turn.js";
 
 /** Why a run ended without success. */
 export type AgentFailureReason =
   | "aborted"
+  | "shutdown"
   | "max_turns"
   | "retries_exhausted"
   | "no_targets"
@@ -85,6 +87,12 @@ export type AgentEvent =
       interrupted: boolean;
       /** The aborted partial answer, kept in the tree (when the stream was interrupted). */
       partialEntryId?: string;
+    }
+  | {
+      /** The runner forced a final turn: no tool but the final report is offered any more. */
+      type: "final_turn";
+      turnIndex: number;
+      reason: FinalTurnReason;
     }
   | { type: "agent_end"; result: AgentResult };
 

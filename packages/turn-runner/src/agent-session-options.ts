@@ -3,6 +3,11 @@ import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { ModelTarget } from "./target-pool.js";
 
+/** Something the agent closes on `shutdown()`, such as an MCP connection. */
+export interface AgentResource {
+  close(): void | Promise<void>;
+}
+
 /** Options of {@link AgentSession}. */
 export interface AgentSessionOptions {
   /** Provider/model pairs, tried round-robin; at least one. */
@@ -33,6 +38,10 @@ export interface AgentSessionOptions {
   maxRetryDelayMs?: number;
   maxOutputTokens?: number;
   temperature?: number;
+  /** Closed by `shutdown()`, after the running prompt has ended. */
+  resources?: readonly AgentResource[];
+  /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */
+  ownsSession?: boolean;
   /** Clock seam, in epoch milliseconds. */
   now?: () => number;
   /** Wait seam; it must resolve early when the signal fires. */

@@ -7,7 +7,13 @@ import { type AgentTool, toolDefinitions } from "./agent-tool.js";
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
 import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+import {
+  FINAL_TURN_CUSTOM_TYPE,
+  type FinalTurnReason,
+  finalTurnInstruction,
+} from "./final-turn.js";
 import { assistantMessage, streamAttempt } from "./model-attempt.js";
+import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
 import { TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
@@ -19,7 +25,7 @@ import {
 } from "./ttsr-interrupt.js";
 
 type TurnAnswer =
-  | { ok: true; toolCalls: RequestedToolCall[] }
+  | { ok: true; toolCalls: RequestedToolCall[]; finalTurn: boolean }
   | { ok: false; reason: AgentFailureReason; message?: string };
 
 /**
@@ -41,7 +47,9 @@ export class AgentSession {
   private readonly tools = new Map<string, AgentTool>();
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  private controller: AbortController | undefined;
+  private control: RunControl | undefined;
+  private runResult: Promise<AgentResult> | undefined;
+  private shutDown = false;
   private appendChain: Promise<unknown> = Promise.resolve();
 
   constructor(options: AgentSessionOptions) {
@@ -70,38 +78,79 @@ export class AgentSession {
 
   /** Whether a prompt is running. */
   get running(): boolean {
-    return this.controller !== undefined;
+    return this.control !== undefined;
   }
 
   /**
    * Sends a user message and runs turns until the model answers without tool calls, a
    * limit is hit or the run is aborted. The result always resolves; it rejects only when a
    * model or the storage breaks its contract (a model that throws, a failed append).
-   * @throws TypeError when a prompt is already running
+   * @throws TypeError when a prompt is already running or the agent was shut down
    */
   prompt(text: string): AgentRun {
-    if (this.controller) {
+    if (this.shutDown) throw new TypeError("the agent was shut down; create a new AgentSession");
+    if (this.control) {
       throw new TypeError("a prompt is already running; await its result or abort() it first");
     }
-    const controller = new AbortController();
-    this.controller = controller;
+    const control = new RunControl();
+    this.control = control;
     const state: RunState = {
       channel: new EventChannel<AgentEvent>(),
-      signal: controller.signal,
+      control,
+      signal: control.signal,
       usage: { ...ZERO_USAGE },
       cost: 0,
+      finalTurn: undefined,
       queuedRules: new Map(),
     };
     const result = this.run(text, state).finally(() => {
       state.channel.close();
-      this.controller = undefined;
+      this.control = undefined;
+      this.runResult = undefined;
     });
+    this.runResult = result;
     return { events: state.channel, result };
   }
 
-  /** Ends the running prompt at once: no further turn, the partial answer is persisted. */
+  /**
+   * Ends the running prompt at once: no further turn, the partial answer is persisted with
+   * stop reason `aborted`, and the result fails with reason `aborted`.
+   */
   abort(): void {
-    this.controller?.abort();
+    this.control?.end("aborted");
+  }
+
+  /**
+   * Asks the running prompt to finish gracefully: waits (backoff, running tools) are cut
+   * short, tool calls not yet run get an error result, and one final turn is forced in which
+   * the model gets no tools (only the final-report tool when an output schema is set). An
+   * answer that was streaming goes on. The run counts as a success once the final answer
+   * is in.
+   */
+  stop(): void {
+    this.control?.stop();
+  }
+
+  /**
+   * Ends the running prompt at once like {@link abort} (its result fails with reason
+   * `shutdown`), waits for it and for pending appends, then closes what the agent owns:
+   * `resources`, and `session` when `ownsSession` is set. Idempotent; a later `prompt()`
+   * throws.
+   */
+  async shutdown(): Promise<void> {
+    if (this.shutDown) return;
+    this.shutDown = true;
+    this.control?.end("shutdown");
+    await this.runResult?.catch(() => undefined);
+    await this.appendChain;
+    const closing = (this.options.resources ?? []).map(async (resource) => resource.close());
+    if (this.options.ownsSession) closing.push(this.session.close());
+    const failures = (await Promise.allSettled(closing)).flatMap((outcome) =>
+      outcome.status === "rejected" ? [outcome.reason] : [],
+    );
+    if (failures.length > 0) {
+      throw new AggregateError(failures, `${failures.length} resource(s) failed to close`);
+    }
   }
 
   /** Appends a message after every earlier append of this agent, so entries keep their order. */
@@ -141,8 +190,11 @@ export class AgentSession {
     await this.append({ role: "user", content: text, timestamp: this.now() });
     const maxTurns = this.options.maxTurns ?? 20;
     while (true) {
-      if (state.signal.aborted) return finish("aborted");
-      if (turns >= maxTurns) return finish("max_turns", `stopped after ${maxTurns} turns`);
+      if (state.control.ended) return finish(state.control.ended);
+      // A stop asked for on the last allowed turn still gets its final turn.
+      if (turns >= maxTurns && !(state.control.stopRequested && state.finalTurn === undefined)) {
+        return finish("max_turns", `stopped after ${maxTurns} turns`);
+      }
       const turnIndex = turns++;
       state.channel.push({ type: "turn_start", turnIndex });
       const answer = await this.answer(turnIndex, state);
@@ -151,7 +203,7 @@ export class AgentSession {
         return finish(answer.reason, answer.message);
       }
       if (answer.toolCalls.length > 0) {
-        const finished = await runToolCalls(
+        const batch = await runToolCalls(
           {
             turnIndex,
             calls: answer.toolCalls,
@@ -163,16 +215,16 @@ export class AgentSession {
           },
           state,
         );
-        if (!finished) {
+        if (batch === "ended") {
           state.channel.push({ type: "turn_end", turnIndex });
-          return finish("aborted");
+          return finish(state.control.ended ?? "aborted");
         }
       }
       const reminders = this.reminderContext();
       if (reminders) await injectQueuedRules(reminders, turnIndex, state);
       state.channel.push({ type: "turn_end", turnIndex });
       this.options.ttsr?.onTurnEnd();
-      if (answer.toolCalls.length === 0) return finish();
+      if (answer.toolCalls.length === 0 || answer.finalTurn) return finish();
     }
   }
 
@@ -183,11 +235,13 @@ export class AgentSession {
     while (true) {
       const target = this.pool.current();
       if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
+      if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
+      const finalTurn = state.finalTurn !== undefined;
       const outcome = await streamAttempt(
         {
           turnIndex,
           target,
-          request: (signal) => this.request(signal),
+          request: (signal) => this.request(signal, finalTurn),
           ttsr: this.options.ttsr,
         },
         state,
@@ -209,13 +263,14 @@ export class AgentSession {
         return {
           ok: true,
           toolCalls: outcome.content.flatMap((part) => (part.type === "toolCall" ? [part] : [])),
+          finalTurn,
         };
       }
       if (outcome.kind === "aborted" || (outcome.kind === "error" && state.signal.aborted)) {
         await this.append(
           assistantMessage(target, outcome.content, "aborted", outcome.usage, this.now()),
         );
-        return { ok: false, reason: "aborted" };
+        return { ok: false, reason: state.control.ended ?? "aborted" };
       }
       if (outcome.kind === "interrupt") {
         const reminders = this.reminderContext();
@@ -256,14 +311,36 @@ export class AgentSession {
       if (failures > maxRetries) {
         return { ok: false, reason: "retries_exhausted", message: `last error: ${error.message}` };
       }
-      if (delayMs > 0) await this.sleep(delayMs, state.signal);
-      if (state.signal.aborted) return { ok: false, reason: "aborted" };
+      if (delayMs > 0) await this.sleep(delayMs, state.control.waitSignal);
+      if (state.control.ended) return { ok: false, reason: state.control.ended };
     }
   }
 
-  private request(signal: AbortSignal): ModelRequest {
+  /**
+   * Opens the forced final turn once per run: a hidden instruction is appended (so the
+   * context of the final request is in the session) and `final_turn` is emitted.
+   */
+  private async announceFinalTurn(
+    turnIndex: number,
+    reason: FinalTurnReason,
+    state: RunState,
+  ): Promise<void> {
+    if (state.finalTurn !== undefined) return;
+    state.finalTurn = reason;
+    await this.appendChain;
+    await this.session.appendCustomMessageEntry(
+      FINAL_TURN_CUSTOM_TYPE,
+      finalTurnInstruction(reason),
+      false,
+      { reason },
+    );
+    state.channel.push({ type: "final_turn", turnIndex, reason });
+  }
+
+  /** The request of one attempt; a final turn offers no tools. */
+  private request(signal: AbortSignal, finalTurn: boolean): ModelRequest {
     const context = this.session.buildSessionContext();
-    const tools = toolDefinitions([...this.tools.values()]);
+    const tools = finalTurn ? [] : toolDefinitions([...this.tools.values()]);
     return {
       ...(this.options.systemPrompt !== undefined ? { system: this.options.systemPrompt } : {}),
       messages: toModelMessages(context.messages),

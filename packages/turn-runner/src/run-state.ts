@@ -2,6 +2,8 @@ import { costOf, type Usage } from "@arbor/providers";
 import type { ResolvedTtsrRule } from "@arbor/ttsr";
 import type { AgentEvent } from "./agent-events.js";
 import type { EventChannel } from "./event-channel.js";
+import type { FinalTurnReason } from "./final-turn.js";
+import type { RunControl } from "./run-control.js";
 import type { ModelTarget } from "./target-pool.js";
 
 /** Usage with every counter at zero. */
@@ -10,9 +12,14 @@ export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite
 /** What one running prompt carries from turn to turn. */
 export interface RunState {
   channel: EventChannel<AgentEvent>;
+  /** Stop, abort and shutdown of this run. */
+  control: RunControl;
+  /** Fires when the run is ended at once (abort or shutdown); the same as `control.signal`. */
   signal: AbortSignal;
   usage: Usage;
   cost: number;
+  /** Set once the runner forced the final turn of this run, with why. */
+  finalTurn: FinalTurnReason | undefined;
   /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */
   queuedRules: Map<string, ResolvedTtsrRule>;
 }

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@arbor/session-store";
 import { ABORTED, abortedPromise } from "./abortable-wait.js";
-import { type AgentTool, runToolCall } from "./agent-tool.js";
+import { type AgentTool, runToolCall, type ToolCallOutcome } from "./agent-tool.js";
 import type { RunState } from "./run-state.js";
 
 /** A tool call as the model asked for it. */
@@ -24,38 +24,77 @@ export interface ToolBatchInput {
   now: () => number;
 }
 
+/** How a batch of tool calls ended. */
+export type ToolBatchOutcome =
+  /** Every call finished and its result is stored. */
+  | "completed"
+  /** A stop cut the batch: unfinished calls got an error result saying so. */
+  | "stopped"
+  /** The run was aborted or shut down; unfinished calls have no stored result. */
+  | "ended";
+
+/** The result stored for a call a stop kept from finishing (or from starting). */
+export const STOPPED_TOOL_TEXT =
+  "Not run to the end: the run was stopped. No more tools can be used.";
+
 /**
- * Runs a turn's tool calls in parallel, persisting each result as it finishes.
- * @returns false when the run was aborted before every result was stored
+ * Runs a turn's tool calls in parallel, persisting each result as it finishes. A stop
+ * (or a stop asked for before the batch) cuts the wait: calls still running are told
+ * through their signal and get an error result; a result arriving later is dropped.
  */
-export async function runToolCalls(input: ToolBatchInput, state: RunState): Promise<boolean> {
-  const all = Promise.all(
-    input.calls.map(async (call) => {
-      const outcome = await runToolCall(input.tools.get(call.name), call, {
-        signal: state.signal,
-        timeoutMs: input.timeoutMs,
-      });
-      if (state.signal.aborted) return;
-      const entryId = await input.appendMessage({
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        content: outcome.content,
-        isError: outcome.isError,
-        timestamp: input.now(),
-      });
-      state.channel.push({
-        type: "tool_result",
-        turnIndex: input.turnIndex,
-        entryId,
-        toolCallId: call.id,
-        toolName: call.name,
-        isError: outcome.isError,
-      });
-    }),
-  );
-  const settled = await Promise.race([all, abortedPromise(state.signal)]);
-  if (settled === ABORTED) return false;
+export async function runToolCalls(
+  input: ToolBatchInput,
+  state: RunState,
+): Promise<ToolBatchOutcome> {
+  const { control } = state;
+  const stored = new Set<string>();
+  let settled = false;
+  const store = async (
+    call: RequestedToolCall,
+    content: ToolCallOutcome["content"],
+    isError: boolean,
+  ) => {
+    stored.add(call.id);
+    const entryId = await input.appendMessage({
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content,
+      isError,
+      timestamp: input.now(),
+    });
+    state.channel.push({
+      type: "tool_result",
+      turnIndex: input.turnIndex,
+      entryId,
+      toolCallId: call.id,
+      toolName: call.name,
+      isError,
+    });
+  };
+  if (!control.waitSignal.aborted) {
+    const all = Promise.all(
+      input.calls.map(async (call) => {
+        const outcome = await runToolCall(input.tools.get(call.name), call, {
+          signal: control.waitSignal,
+          timeoutMs: input.timeoutMs,
+        });
+        if (settled || control.waitSignal.aborted) return;
+        await store(call, outcome.content, outcome.isError);
+      }),
+    );
+    const finished = await Promise.race([all, abortedPromise(control.waitSignal)]);
+    settled = true;
+    if (finished !== ABORTED && !control.waitSignal.aborted) {
+      await input.flushAppends();
+      return "completed";
+    }
+  }
+  settled = true;
+  if (control.ended) return "ended";
+  for (const call of input.calls) {
+    if (!stored.has(call.id)) await store(call, [{ type: "text", text: STOPPED_TOOL_TEXT }], true);
+  }
   await input.flushAppends();
-  return !state.signal.aborted;
+  return control.ended ? "ended" : "stopped";
 }

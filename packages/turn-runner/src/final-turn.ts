@@ -1,0 +1,18 @@
+/** The `customType` of the hidden message announcing the final turn to the model. */
+export const FINAL_TURN_CUSTOM_TYPE = "arbor.final-turn";
+
+/** Why the runner forced a final turn. */
+export type FinalTurnReason = "stop" | "context_limit";
+
+/** The hidden instruction that opens a forced final turn. */
+export function finalTurnInstruction(reason: FinalTurnReason, reportTool?: string): string {
+  const why =
+    reason === "stop"
+      ? "The user asked to finish now."
+      : "The conversation has reached the model's context limit.";
+  const what =
+    reportTool !== undefined
+      ? `Call the ${reportTool} tool now with your final report, built from what you already know; no other tool is available.`
+      : "Answer now with what you already know; no tool is available any more.";
+  return `${why} ${what}`;
+}
