@@ -18,5 +18,6 @@ export * from "./compaction/index.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+export * from "./mcp/index.js";
 export type { ModelTarget } from "./target-pool.js";
 export { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";
