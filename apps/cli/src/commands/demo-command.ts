@@ -5,10 +5,16 @@ import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { createSession, type Session } from "@arbor/session-store";
 import { FakeProviderServer } from "@arbor/test-harness";
 import { TtsrManager } from "@arbor/ttsr";
-import { AgentSession } from "@arbor/turn-runner";
+import { AgentCompaction, AgentSession } from "@arbor/turn-runner";
 import type { CliContext } from "../cli-context.js";
 import { sessionDirFor } from "../paths.js";
-import { DEMO_RULE, DEMO_STEPS, type DemoStep, demoReadFileTool } from "./demo-script.js";
+import {
+  DEMO_COMPACTION_SUMMARY,
+  DEMO_RULE,
+  DEMO_STEPS,
+  type DemoStep,
+  demoReadFileTool,
+} from "./demo-script.js";
 
 /** What `arbor demo` leaves behind. */
 export interface DemoOutcome {
@@ -57,7 +63,11 @@ export async function runDemo(
   say: (line: string) => void,
 ): Promise<DemoOutcome> {
   const steps = [DEMO_STEPS.toolCall, DEMO_STEPS.streamRule, DEMO_STEPS.branch];
-  const server = await FakeProviderServer.start({ responses: steps.flatMap((s) => s.responses) });
+  const server = await FakeProviderServer.start({
+    responses: steps.flatMap((s) => s.responses),
+    // Compaction may ask once or twice (a turn cut in two gets its own summary).
+    fallback: () => DEMO_COMPACTION_SUMMARY,
+  });
   let session: Session | undefined;
   try {
     say(`Fake OpenAI-compatible server listening on ${server.openaiBaseURL}`);
@@ -88,7 +98,18 @@ export async function runDemo(
     await session.branch(firstAnswerId);
     await session.appendLabelChange(firstAnswerId, "before the log line");
     await runStep(agent, DEMO_STEPS.branch, say);
-    say("4. Compaction: not shown yet (AgentSession.compact has not landed)");
+    say("4. A compaction: older turns become a summary, the newest stay verbatim");
+    const compaction = new AgentCompaction({ session, settings: { keepRecentTokens: 40 } });
+    const outcome = await compaction.compact(model, "manual");
+    if (outcome.status === "compacted") {
+      say(
+        `  compacted ${outcome.tokensBefore} tokens; kept from entry ${outcome.firstKeptEntryId}`,
+      );
+    } else if (outcome.status === "failed") {
+      throw new Error(`the demo's compaction failed: ${String(outcome.error)}`);
+    } else {
+      say(`  nothing compacted (${outcome.status})`);
+    }
     await session.flush();
     await mkdir(exportDir, { recursive: true });
     const htmlFile = join(exportDir, `${session.id}.html`);

@@ -101,3 +101,14 @@ export const DEMO_STEPS = {
     ],
   },
 } satisfies Record<string, DemoStep>;
+
+/** What the fake server answers when the demo asks for a compaction summary. */
+export const DEMO_COMPACTION_SUMMARY: ScriptedResponseInput = {
+  blocks: [
+    {
+      type: "text",
+      text: "## Goal\nLog the server start.\n\n## Done\n- Read NOTES.md: log the start through the logger in src/log.ts.\n- Settled on level info.",
+    },
+  ],
+  usage: { input: 400, output: 40 },
+};
