@@ -1,3 +1,4 @@
+import type { ExtensionRunner } from "@arbor/extensions-api";
 import type { Session } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
@@ -16,6 +17,12 @@ export interface AgentSessionOptions {
   session: Session;
   tools?: readonly AgentTool[];
   systemPrompt?: string;
+  /**
+   * Extensions: the agent emits their events at the documented moments, honours what the
+   * handlers return, offers their tools to the model and binds itself as their host.
+   * Drive the session lifecycle, commands and tree navigation through `agent.extensions`.
+   */
+  extensions?: ExtensionRunner;
   /** Stream rules: every delta is checked, and a match interrupts and retries the turn. */
   ttsr?: TtsrManager;
   /**

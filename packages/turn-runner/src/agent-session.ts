@@ -4,8 +4,16 @@ import { abortableSleep } from "./abortable-wait.js";
 import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./agent-events.js";
 import type { AgentSessionOptions } from "./agent-session-options.js";
 import { type AgentTool, toolDefinitions } from "./agent-tool.js";
+import {
+  AgentCompaction,
+  type AgentCompactionOutcome,
+  compactionEvent,
+} from "./compaction/agent-compaction.js";
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
+import { AgentExtensions } from "./extensions/agent-extensions.js";
+import { ExtensionHooks } from "./extensions/extension-hooks.js";
+import type { NavigateTreeResult } from "./extensions/tree-navigation.js";
 import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 import {
   FINAL_TURN_CUSTOM_TYPE,
@@ -15,7 +23,7 @@ import {
 import { assistantMessage, streamAttempt } from "./model-attempt.js";
 import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
-import { TargetPool, targetRef } from "./target-pool.js";
+import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
 import {
   injectQueuedRules,
@@ -51,6 +59,9 @@ export class AgentSession {
   private runResult: Promise<AgentResult> | undefined;
   private shutDown = false;
   private appendChain: Promise<unknown> = Promise.resolve();
+  private readonly compaction: AgentCompaction;
+  private readonly extensionHooks: ExtensionHooks | undefined;
+  private readonly extensionControls: AgentExtensions | undefined;
 
   constructor(options: AgentSessionOptions) {
     if (options.targets.length === 0) {
@@ -69,6 +80,19 @@ export class AgentSession {
     if (options.ttsr && (options.restoreInjectedRules ?? true)) {
       restoreTtsr(options.ttsr, options.session);
     }
+    this.compaction = new AgentCompaction({
+      session: options.session,
+      ...(options.compaction ? { settings: options.compaction } : {}),
+      ...(options.compactionHooks ? { hooks: options.compactionHooks } : {}),
+      ...(options.generateTitle !== undefined ? { generateTitle: options.generateTitle } : {}),
+    });
+    this.extensionHooks = this.createExtensionHooks(options);
+    this.extensionControls = this.extensionHooks && new AgentExtensions(this.extensionHooks);
+  }
+
+  /** The extensions given as `extensions`, for what only the app drives (lifecycle, commands, tree). */
+  get extensions(): AgentExtensions | undefined {
+    return this.extensionControls;
   }
 
   /** The session this agent persists into. */
@@ -88,6 +112,11 @@ export class AgentSession {
    * @throws TypeError when a prompt is already running or the agent was shut down
    */
   prompt(text: string): AgentRun {
+    return this.startRun(text);
+  }
+
+  /** Starts a run for a prompt, or (no text: a run extensions trigger) from the session as it is. */
+  private startRun(text: string | undefined): AgentRun {
     if (this.shutDown) throw new TypeError("the agent was shut down; create a new AgentSession");
     if (this.control) {
       throw new TypeError("a prompt is already running; await its result or abort() it first");
@@ -118,6 +147,63 @@ export class AgentSession {
    */
   abort(): void {
     this.control?.end("aborted");
+  }
+
+  /**
+   * Compacts the session now with the serving model: the older conversation is replaced in
+   * the context by a summary (focused by `customInstructions`), the newest part is kept.
+   * Nothing is deleted; moving the leaf to the entry before the compaction undoes it.
+   * @returns what happened; a failed summary is `{ status: "failed", error }`
+   * @throws TypeError while a prompt is running
+   */
+  async compact(
+    customInstructions?: string,
+    signal?: AbortSignal,
+  ): Promise<AgentCompactionOutcome> {
+    if (this.control) throw new TypeError("cannot compact while a prompt is running");
+    await this.appendChain;
+    return this.compaction.compact(this.servingModel(), "manual", {
+      ...(customInstructions !== undefined ? { customInstructions } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /**
+   * Moves the leaf to `targetId` (`null`: before the first entry). With `summarize`, the
+   * branch left is summarized by the serving model into a `branch_summary` entry at the
+   * new position; with extensions, `session_before_tree` / `session_tree` are emitted.
+   * @throws SummaryError when the summary fails (the leaf has not moved)
+   */
+  async navigateTree(
+    targetId: string | null,
+    options: { summarize?: boolean; customInstructions?: string; signal?: AbortSignal } = {},
+  ): Promise<NavigateTreeResult> {
+    if (this.control) throw new TypeError("cannot navigate while a prompt is running");
+    await this.appendChain;
+    const model = this.servingModel();
+    if (this.extensionControls) {
+      return this.extensionControls.navigateTree(targetId, {
+        ...(options.summarize ? { summarize: this.compaction.branchSummarizer(model) } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    }
+    const moved = await this.compaction.navigate(model, targetId, options);
+    return { cancelled: false, ...moved, fromExtension: false };
+  }
+
+  /** The model of the target that would serve the next request. */
+  private servingModel() {
+    return (this.pool.current() ?? (this.options.targets[0] as ModelTarget)).model;
+  }
+
+  /** Compacts before a request when the context passed the threshold. */
+  private async compactIfNeeded(turnIndex: number, target: ModelTarget, state: RunState) {
+    if (!this.compaction.needsCompaction(target.model)) return;
+    await this.appendChain;
+    const outcome = await this.compaction.compact(target.model, "threshold", {
+      signal: state.signal,
+    });
+    state.channel.push(compactionEvent(outcome, turnIndex));
   }
 
   /**
@@ -172,7 +258,22 @@ export class AgentSession {
     };
   }
 
-  private async run(text: string, state: RunState): Promise<AgentResult> {
+  private createExtensionHooks(options: AgentSessionOptions): ExtensionHooks | undefined {
+    if (!options.extensions) return undefined;
+    const agent = this;
+    return new ExtensionHooks(options.extensions, {
+      session: options.session,
+      tools: this.tools,
+      get running() {
+        return agent.running;
+      },
+      continueRun: () => this.startRun(undefined),
+      appendMessage: (message) => this.append(message),
+      now: () => this.now(),
+    });
+  }
+
+  private async run(text: string | undefined, state: RunState): Promise<AgentResult> {
     let turns = 0;
     const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
       const result: AgentResult = {
@@ -187,7 +288,12 @@ export class AgentSession {
       state.channel.push({ type: "agent_end", result });
       return result;
     };
-    await this.append({ role: "user", content: text, timestamp: this.now() });
+    const hooks = this.extensionHooks;
+    await hooks?.startRun(text, this.options.systemPrompt);
+    if (text !== undefined) {
+      const message: AgentMessage = { role: "user", content: text, timestamp: this.now() };
+      await (hooks ? hooks.persistMessage(message) : this.append(message));
+    }
     const maxTurns = this.options.maxTurns ?? 20;
     while (true) {
       if (state.control.ended) return finish(state.control.ended);
@@ -197,9 +303,11 @@ export class AgentSession {
       }
       const turnIndex = turns++;
       state.channel.push({ type: "turn_start", turnIndex });
+      await hooks?.turnStart(turnIndex);
       const answer = await this.answer(turnIndex, state);
       if (!answer.ok) {
         state.channel.push({ type: "turn_end", turnIndex });
+        await hooks?.turnEnd(turnIndex);
         return finish(answer.reason, answer.message);
       }
       if (answer.toolCalls.length > 0) {
@@ -212,11 +320,13 @@ export class AgentSession {
             appendMessage: (message) => this.append(message),
             flushAppends: () => this.appendChain,
             now: this.now,
+            extensions: hooks,
           },
           state,
         );
         if (batch === "ended") {
           state.channel.push({ type: "turn_end", turnIndex });
+          await hooks?.turnEnd(turnIndex);
           return finish(state.control.ended ?? "aborted");
         }
       }
@@ -224,24 +334,44 @@ export class AgentSession {
       if (reminders) await injectQueuedRules(reminders, turnIndex, state);
       state.channel.push({ type: "turn_end", turnIndex });
       this.options.ttsr?.onTurnEnd();
-      if (answer.toolCalls.length === 0 || answer.finalTurn) return finish();
+      await hooks?.turnEnd(turnIndex);
+      // Messages extensions queued for after the turn keep the run going, so the model answers them.
+      const delivered = (await hooks?.deliverAfterTurn(answer.toolCalls.length > 0)) ?? false;
+      if ((answer.toolCalls.length === 0 && !delivered) || answer.finalTurn) {
+        await this.titleAfterExchange(state);
+        return finish();
+      }
     }
+  }
+
+  /** Generates the session's title after its first exchange (when asked to); never throws. */
+  private async titleAfterExchange(state: RunState): Promise<void> {
+    const titled = await this.compaction.titleAfterExchange(this.servingModel(), state.signal);
+    if (!titled) return;
+    state.channel.push({
+      type: "title",
+      title: titled.error === undefined ? titled.title : undefined,
+      ...(titled.error !== undefined ? { error: String(titled.error) } : {}),
+    });
   }
 
   /** Gets one answer for a turn, retrying and failing over as the errors say. */
   private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
     const maxRetries = this.options.maxRetries ?? 3;
     let failures = 0;
+    let overflowCompacted = false;
     while (true) {
       const target = this.pool.current();
       if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
+      await this.compactIfNeeded(turnIndex, target, state);
       if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
       const finalTurn = state.finalTurn !== undefined;
       const outcome = await streamAttempt(
         {
           turnIndex,
           target,
-          request: (signal) => this.request(signal, finalTurn),
+          request: (signal) => this.request(signal, finalTurn, turnIndex, target),
+          onStreamEvent: this.extensionHooks?.streamEvent.bind(this.extensionHooks),
           ttsr: this.options.ttsr,
         },
         state,
@@ -250,9 +380,15 @@ export class AgentSession {
 
       if (outcome.kind === "done") {
         this.pool.markServed(target);
-        const entryId = await this.append(
-          assistantMessage(target, outcome.content, outcome.stopReason, outcome.usage, this.now()),
+        const message = assistantMessage(
+          target,
+          outcome.content,
+          outcome.stopReason,
+          outcome.usage,
+          this.now(),
         );
+        const entryId = await this.append(message);
+        await this.extensionHooks?.assistantStored(message, entryId);
         state.channel.push({
           type: "message_end",
           turnIndex,
@@ -275,11 +411,22 @@ export class AgentSession {
       if (outcome.kind === "interrupt") {
         const reminders = this.reminderContext();
         if (reminders) await persistInterrupt(reminders, turnIndex, target, outcome, state);
+        await this.extensionHooks?.ttsrTriggered(turnIndex, outcome.matches);
         continue;
       }
 
       const { error } = outcome;
       if (error.kind === "context_overflow") {
+        // Compact once and retry the same turn; its user message and tool results stay.
+        if (!overflowCompacted && this.compaction.settings.enabled) {
+          overflowCompacted = true;
+          await this.appendChain;
+          const compacted = await this.compaction.compact(target.model, "overflow", {
+            signal: state.signal,
+          });
+          state.channel.push(compactionEvent(compacted, turnIndex));
+          if (compacted.status === "compacted") continue;
+        }
         return { ok: false, reason: "context_overflow", message: error.message };
       }
       failures++;
@@ -337,13 +484,27 @@ export class AgentSession {
     state.channel.push({ type: "final_turn", turnIndex, reason });
   }
 
-  /** The request of one attempt; a final turn offers no tools. */
-  private request(signal: AbortSignal, finalTurn: boolean): ModelRequest {
+  /**
+   * The request of one attempt; a final turn offers no tools. Extensions may replace the
+   * messages (`context`) and the system prompt (for the prompt), add their tools, and see
+   * the request before it goes out.
+   */
+  private async request(
+    signal: AbortSignal,
+    finalTurn: boolean,
+    turnIndex: number,
+    target: ModelTarget,
+  ): Promise<ModelRequest> {
+    const hooks = this.extensionHooks;
     const context = this.session.buildSessionContext();
-    const tools = finalTurn ? [] : toolDefinitions([...this.tools.values()]);
-    return {
-      ...(this.options.systemPrompt !== undefined ? { system: this.options.systemPrompt } : {}),
-      messages: toModelMessages(context.messages),
+    const messages = hooks ? await hooks.context(context.messages) : context.messages;
+    const tools = finalTurn
+      ? []
+      : [...toolDefinitions([...this.tools.values()]), ...(hooks?.toolDefinitions() ?? [])];
+    const systemPrompt = hooks ? hooks.systemPrompt : this.options.systemPrompt;
+    const request: ModelRequest = {
+      ...(systemPrompt !== undefined ? { system: systemPrompt } : {}),
+      messages: toModelMessages(messages),
       ...(tools.length > 0 ? { tools } : {}),
       ...(this.options.maxOutputTokens !== undefined
         ? { maxOutputTokens: this.options.maxOutputTokens }
@@ -351,6 +512,8 @@ export class AgentSession {
       ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
       signal,
     };
+    await hooks?.beforeProviderRequest(target, turnIndex, request);
+    return request;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@arbor/session-store";
 import { ABORTED, abortedPromise } from "./abortable-wait.js";
 import { type AgentTool, runToolCall, type ToolCallOutcome } from "./agent-tool.js";
+import type { ExtensionHooks } from "./extensions/extension-hooks.js";
 import type { RunState } from "./run-state.js";
 
 /** A tool call as the model asked for it. */
@@ -22,6 +23,8 @@ export interface ToolBatchInput {
   /** Resolves once every pending append is stored. */
   flushAppends: () => Promise<unknown>;
   now: () => number;
+  /** Extensions see each call (`tool_call`, `tool_result`) and may run it (their tools). */
+  extensions?: ExtensionHooks | undefined;
 }
 
 /** How a batch of tool calls ended. */
@@ -53,16 +56,21 @@ export async function runToolCalls(
     call: RequestedToolCall,
     content: ToolCallOutcome["content"],
     isError: boolean,
+    details?: unknown,
   ) => {
     stored.add(call.id);
-    const entryId = await input.appendMessage({
+    const message: AgentMessage = {
       role: "toolResult",
       toolCallId: call.id,
       toolName: call.name,
       content,
       isError,
+      ...(details === undefined ? {} : { details }),
       timestamp: input.now(),
-    });
+    };
+    const entryId = input.extensions
+      ? await input.extensions.persistMessage(message)
+      : await input.appendMessage(message);
     state.channel.push({
       type: "tool_result",
       turnIndex: input.turnIndex,
@@ -75,12 +83,12 @@ export async function runToolCalls(
   if (!control.waitSignal.aborted) {
     const all = Promise.all(
       input.calls.map(async (call) => {
-        const outcome = await runToolCall(input.tools.get(call.name), call, {
-          signal: control.waitSignal,
-          timeoutMs: input.timeoutMs,
-        });
+        const options = { signal: control.waitSignal, timeoutMs: input.timeoutMs };
+        const outcome: ToolCallOutcome & { details?: unknown } = input.extensions
+          ? await input.extensions.runToolCall(call, options)
+          : await runToolCall(input.tools.get(call.name), call, options);
         if (settled || control.waitSignal.aborted) return;
-        await store(call, outcome.content, outcome.isError);
+        await store(call, outcome.content, outcome.isError, outcome.details);
       }),
     );
     const finished = await Promise.race([all, abortedPromise(control.waitSignal)]);

@@ -8,6 +8,8 @@ import type {
 } from "@arbor/extensions-api";
 import type { ModelRef } from "@arbor/session-store";
 import type { AgentRun } from "../agent-events.js";
+import { type CompactionOutcome, type CompactOptions, compact } from "../compaction/index.js";
+import { extensionCompactionHooks } from "./compaction-hooks.js";
 import type { ExtensionHooks } from "./extension-hooks.js";
 import {
   type NavigateTreeOptions,
@@ -98,6 +100,23 @@ export class AgentExtensions {
     if (this.hooks.agent.running)
       throw new TypeError("the leaf cannot move while a prompt runs; await it or abort() it first");
     return navigateTree(this.hooks.agent.session, this.hooks.runner, targetId, options);
+  }
+
+  /**
+   * Compacts the session (see `compact`) with `session_before_compact` and
+   * `session_compact`: an extension may cancel, or supply the summary instead of the model.
+   * @throws TypeError while a prompt runs
+   */
+  compact(
+    options: Omit<CompactOptions, "session" | "beforeCompact" | "afterCompact">,
+  ): Promise<CompactionOutcome> {
+    if (this.hooks.agent.running)
+      throw new TypeError("cannot compact while a prompt runs; await it or abort() it first");
+    return compact({
+      ...options,
+      session: this.hooks.agent.session,
+      ...extensionCompactionHooks(this.hooks.runner, options.signal),
+    });
   }
 
   /**
