@@ -157,11 +157,13 @@ async function listAllTools(client: Client, options: { timeout: number }): Promi
   throw new Error(`tools/list returned more than ${MAX_TOOL_PAGES} pages`);
 }
 
-/** Why a start failed, in words: a missing command is named as such. */
+/** Why a start failed, in words: a missing command or an HTTP status is named as such. */
 function startFailureReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === "ENOENT") return `the command was not found (${message})`;
   if (code === "EACCES") return `the command is not executable (${message})`;
+  // the SDK's HTTP errors carry the response status as a number
+  if (typeof code === "number" && code >= 100 && code < 600) return `HTTP ${code}, ${message}`;
   return message;
 }
