@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../cli/main.js";
 import type { FakeProviderServer } from "../fake-servers/fake-provider-server.js";
 import { runScenario } from "./run-scenario.js";
-import { loadScenarios, parseScenario } from "./scenario-file.js";
+import { isAgentScenario, loadScenarios, parseScenario } from "./scenario-file.js";
 
 const SCENARIO_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "scenarios");
 
@@ -38,6 +38,16 @@ describe("shipped scenarios", async () => {
     expect(new Set(files.map((file) => file.path.split(".").pop()))).toEqual(
       new Set(["yaml", "json"]),
     );
+  });
+
+  it("include at least 60 agent scenarios, a third of them through the real adapters", () => {
+    const agent = files.map((file) => file.scenario).filter(isAgentScenario);
+    expect(agent.length).toBeGreaterThanOrEqual(60);
+    const throughAdapters = agent.filter((scenario) =>
+      scenario.agent.targets.some((target) => target.provider !== "scripted"),
+    );
+    expect(throughAdapters.length * 3).toBeGreaterThanOrEqual(agent.length);
+    expect(new Set(files.map((file) => file.scenario.name)).size).toBe(files.length);
   });
 
   it.each(files.map((file) => [file.scenario.name, file] as const))("%s", async (_name, file) => {
@@ -75,6 +85,64 @@ describe("scenario format", () => {
       'text: expected "expected", got "actual"',
       'stopReason: expected "length", got "stop"',
     ]);
+  });
+});
+
+describe("agent scenario format", () => {
+  const agentScenario = (expect: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    parseScenario(
+      JSON.stringify({
+        version: 2,
+        name: "agent",
+        agent: { targets: [{ provider: "scripted", turns: ["Hello."] }] },
+        prompts: ["Hi"],
+        expect,
+        ...extra,
+      }),
+      "agent.json",
+    );
+
+  it("names every problem of an invalid agent scenario", () => {
+    expect(() =>
+      parseScenario(
+        "version: 2\nname: x\nagent: { targets: [{ provider: bedrock }] }\nprompts: [{ text: hi, actions: [{ action: abort }] }]\nexpect: { tree: { pth: [] } }\n",
+        "agent.yaml",
+      ),
+    ).toThrow(
+      /agent\.yaml: not a valid scenario:[\s\S]*agent\.targets\.0\.provider[\s\S]*afterEvents or afterMs[\s\S]*expect\.tree/,
+    );
+  });
+
+  it("reports every unmet expectation on result, tree, events, calls and waits", async () => {
+    const result = await runScenario(
+      agentScenario({
+        result: { success: false, reason: "aborted", turns: 2 },
+        tree: { path: ["user"], abortedSiblings: 1, lastAnswerContains: ["Bye"] },
+        events: ["agent_end"],
+        calls: [2],
+        waits: [1000],
+      }),
+    );
+    expect(result.passed).toBe(false);
+    expect(result.failures).toEqual([
+      "result.success: expected false, got true",
+      'result.reason: expected "aborted", got undefined',
+      "result.turns: expected 2, got 1",
+      'tree.path: expected ["user"], got ["user","assistant"]',
+      "tree.abortedSiblings: expected 1, got 0",
+      'tree.lastAnswer: expected to contain "Bye", got "Hello."',
+      'events: expected ["agent_end"], got ["turn_start","text_delta","message_end","turn_end","agent_end"]',
+      "calls: expected [2], got [1]",
+      "waits: expected [1000], got []",
+    ]);
+  });
+
+  it("fails a scenario whose model is called more often than scripted", async () => {
+    const result = await runScenario(
+      agentScenario({ result: { success: true } }, { prompts: ["One", "Two"] }),
+    );
+    expect(result.passed).toBe(false);
+    expect(result.failures.join("\n")).toMatch(/the run rejected: .*script/i);
   });
 });
 
