@@ -5,7 +5,7 @@ import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { createSession, type Session } from "@arbor/session-store";
 import { FakeProviderServer } from "@arbor/test-harness";
 import { TtsrManager } from "@arbor/ttsr";
-import { AgentCompaction, AgentSession } from "@arbor/turn-runner";
+import { AgentSession } from "@arbor/turn-runner";
 import type { CliContext } from "../cli-context.js";
 import { sessionDirFor } from "../paths.js";
 import {
@@ -87,6 +87,8 @@ export async function runDemo(
       tools: [demoReadFileTool],
       ttsr,
       projectRoot: cwd,
+      // Small enough that the demo's short talk has something to compact.
+      compaction: { keepRecentTokens: 40 },
     });
     say("1. A tool call");
     await runStep(agent, DEMO_STEPS.toolCall, say);
@@ -99,8 +101,7 @@ export async function runDemo(
     await session.appendLabelChange(firstAnswerId, "before the log line");
     await runStep(agent, DEMO_STEPS.branch, say);
     say("4. A compaction: older turns become a summary, the newest stay verbatim");
-    const compaction = new AgentCompaction({ session, settings: { keepRecentTokens: 40 } });
-    const outcome = await compaction.compact(model, "manual");
+    const outcome = await agent.compact();
     if (outcome.status === "compacted") {
       say(
         `  compacted ${outcome.tokensBefore} tokens; kept from entry ${outcome.firstKeptEntryId}`,
