@@ -145,7 +145,7 @@ describe("AgentSession with extensions: when each event fires", () => {
     const textDeltas = updates.filter((update) => update.delta.type === "text_delta");
     expect(textDeltas.map((update) => update.delta.delta)).toEqual(["Hell", "o th", "ere"]);
     const texts = textDeltas.map((update) => {
-      const [block] = update.message.content as Array<{ text: string }>;
+      const [block] = update.message.content as unknown as Array<{ text: string }>;
       return block?.text;
     });
     expect(texts).toEqual(["Hell", "Hello th", "Hello there"]);

@@ -1,3 +1,4 @@
+import { isEntryOfType } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { drain, messageOf, shape } from "../../test/factories.js";
@@ -112,7 +113,9 @@ describe("AgentSession with extensions: return values change what happens", () =
     const results = session
       .getEntries()
       .flatMap((entry) =>
-        entry.type === "message" && entry.message.role === "toolResult" ? [entry.message] : [],
+        isEntryOfType(entry, "message") && entry.message.role === "toolResult"
+          ? [entry.message]
+          : [],
       );
     expect(results).toEqual(
       expect.arrayContaining([
