@@ -17,6 +17,7 @@ export {
 export * from "./compaction/index.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
+export * from "./extensions/index.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 export * from "./mcp/index.js";
 export type { ModelTarget } from "./target-pool.js";
