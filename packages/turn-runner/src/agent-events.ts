@@ -1,4 +1,5 @@
 import type { ModelErrorKind, Usage } from "@arbor/providers";
+import type { CompactionReason } from "./compaction/compact.js";
 import type { FinalTurnReason } from "./final-turn.js";
 
 /** Why a run ended without success. */
@@ -93,6 +94,27 @@ export type AgentEvent =
       type: "final_turn";
       turnIndex: number;
       reason: FinalTurnReason;
+    }
+  | {
+      /**
+       * A compaction was tried: before a request (`threshold`), after a context overflow
+       * (`overflow`), or on request (`manual`, outside a run: no `turnIndex`).
+       */
+      type: "compaction";
+      turnIndex?: number;
+      reason: CompactionReason;
+      status: "compacted" | "cancelled" | "nothing_to_compact" | "disabled" | "failed";
+      /** The `compaction` entry, when one was stored. */
+      entryId?: string;
+      tokensBefore?: number;
+      /** Why it failed. */
+      message?: string;
+    }
+  | {
+      /** A title was generated after the first exchange (`title` undefined: it failed). */
+      type: "title";
+      title: string | undefined;
+      error?: string;
     }
   | { type: "agent_end"; result: AgentResult };
 

@@ -1,11 +1,6 @@
 import type { Model } from "@arbor/providers";
-import {
-  estimateContextTokens,
-  type Session,
-  type SessionEntry,
-  type TitleGenerator,
-} from "@arbor/session-store";
-import { summarizeAbandonedBranch } from "./branch-summary.js";
+import { estimateContextTokens, type Session, type TitleGenerator } from "@arbor/session-store";
+import type { AgentEvent } from "../agent-events.js";
 import {
   type CompactionHooks,
   type CompactionOutcome,
@@ -22,7 +17,8 @@ export type AgentCompactionOutcome =
 
 /** How an agent compacts, summarizes branches and titles its session. */
 export interface AgentCompactionOptions {
-  session: Session;
+  /** The session compacted: read at each use, as an agent may move on to a fork. */
+  session: () => Session;
   settings?: Partial<CompactionSettings>;
   hooks?: CompactionHooks;
   /**
@@ -33,17 +29,9 @@ export interface AgentCompactionOptions {
   generateTitle?: boolean | TitleGenerator;
 }
 
-/** Where a navigation with a summary went. */
-export interface BranchNavigation {
-  oldLeafId: string | null;
-  newLeafId: string | null;
-  /** The `branch_summary` entry, when one was written. */
-  summaryEntryId?: string;
-}
-
 /**
- * The compaction side of an agent: when to compact (threshold, overflow), the title after
- * the first exchange, and branch summaries for navigation. Failures of these model calls
+ * The compaction side of an agent: when to compact (threshold, overflow) and the title
+ * after the first exchange. Failures of these model calls
  * are reported in outcomes, never thrown into the turn.
  */
 export class AgentCompaction {
@@ -56,7 +44,7 @@ export class AgentCompaction {
 
   /** Estimated tokens of the context the next request would carry. */
   contextTokens(): number {
-    return estimateContextTokens(this.options.session.getBranch());
+    return estimateContextTokens(this.options.session().getBranch());
   }
 
   /** Whether the context must be compacted before a request to `model`. */
@@ -74,7 +62,7 @@ export class AgentCompaction {
   ): Promise<AgentCompactionOutcome> {
     try {
       return await compact({
-        session: this.options.session,
+        session: this.options.session(),
         model,
         reason,
         settings: this.settings,
@@ -95,7 +83,7 @@ export class AgentCompaction {
     signal?: AbortSignal,
   ): Promise<{ title: string | undefined; error?: unknown } | undefined> {
     const setting = this.options.generateTitle ?? false;
-    const { session } = this.options;
+    const session = this.options.session();
     if (setting === false || this.titleTried || session.getSessionName()) return undefined;
     this.titleTried = true;
     const generator = setting === true ? createTitleGenerator(model) : setting;
@@ -105,59 +93,21 @@ export class AgentCompaction {
       return { title: session.getTitle(), error };
     }
   }
+}
 
-  /**
-   * A summarizer for the navigation seam of the extension bridge: the branch entries (root
-   * first) in, the summary text out.
-   */
-  branchSummarizer(
-    model: Model,
-  ): (entries: SessionEntry[], signal?: AbortSignal) => Promise<string | undefined> {
-    return async (entries, signal) => {
-      const summary = await summarizeAbandonedBranch({
-        session: this.options.session,
-        model,
-        targetId: null,
-        branchEntries: entries,
-        ...(signal ? { signal } : {}),
-      });
-      return summary?.summary;
-    };
-  }
-
-  /**
-   * Moves the leaf to `targetId` (`null`: before the first entry); with `summarize`, the
-   * branch left is summarized by `model` into a `branch_summary` entry at the new position.
-   * @throws SummaryError when the summary fails; the leaf has not moved then
-   */
-  async navigate(
-    model: Model,
-    targetId: string | null,
-    options: { summarize?: boolean; customInstructions?: string; signal?: AbortSignal } = {},
-  ): Promise<BranchNavigation> {
-    const { session } = this.options;
-    const oldLeafId = session.getLeafId();
-    const summary = options.summarize
-      ? await summarizeAbandonedBranch({
-          session,
-          model,
-          targetId,
-          ...(options.customInstructions !== undefined
-            ? { customInstructions: options.customInstructions }
-            : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        })
-      : undefined;
-    if (summary) {
-      const summaryEntryId = await session.branchWithSummary(
-        targetId,
-        summary.summary,
-        summary.details,
-      );
-      return { oldLeafId, newLeafId: summaryEntryId, summaryEntryId };
-    }
-    if (targetId === null) await session.resetLeaf();
-    else await session.branch(targetId);
-    return { oldLeafId, newLeafId: targetId };
-  }
+/** The `compaction` event an outcome is reported with. */
+export function compactionEvent(
+  outcome: AgentCompactionOutcome,
+  turnIndex?: number,
+): Extract<AgentEvent, { type: "compaction" }> {
+  return {
+    type: "compaction",
+    ...(turnIndex !== undefined ? { turnIndex } : {}),
+    reason: outcome.reason,
+    status: outcome.status,
+    ...(outcome.status === "compacted"
+      ? { entryId: outcome.entryId, tokensBefore: outcome.tokensBefore }
+      : {}),
+    ...(outcome.status === "failed" ? { message: String(outcome.error) } : {}),
+  };
 }

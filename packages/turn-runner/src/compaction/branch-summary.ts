@@ -110,3 +110,26 @@ export async function summarizeAbandonedBranch(
     fromHook: false,
   };
 }
+
+/**
+ * A branch summarizer for `AgentSession.navigateTree(id, { summarize: true })`: the
+ * agent's model summarizes the branch left with {@link summarizeAbandonedBranch}.
+ */
+export async function summarizeBranchWithModel(input: {
+  session: Session;
+  targetId: string | null;
+  model: Model;
+  customInstructions?: string;
+  signal?: AbortSignal;
+}): Promise<{ summary: string; details?: unknown } | undefined> {
+  const summary = await summarizeAbandonedBranch({
+    session: input.session,
+    model: input.model,
+    targetId: input.targetId,
+    ...(input.customInstructions !== undefined
+      ? { customInstructions: input.customInstructions }
+      : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  return summary && { summary: summary.summary, details: summary.details };
+}

@@ -2,13 +2,14 @@ export {
   AgentCompaction,
   type AgentCompactionOptions,
   type AgentCompactionOutcome,
-  type BranchNavigation,
+  compactionEvent,
 } from "./agent-compaction.js";
 export {
   type BranchSummary,
   type BranchSummaryOptions,
   type BranchSummaryPreparation,
   summarizeAbandonedBranch,
+  summarizeBranchWithModel,
 } from "./branch-summary.js";
 export {
   type BeforeCompactResult,
