@@ -120,7 +120,9 @@ describe("connectMcpServer over stdio", () => {
     const crashed = await call(toolNamed(fx, "fx_crash"));
     expect(crashed.isError).toBe(true);
     const message = (crashed.content[0] as { text: string }).text;
-    expect(message).toContain('Tool fx_crash failed: MCP server "fx" stopped during the call');
+    expect(message).toContain(
+      'Tool fx_crash failed: MCP server "fx" has stopped; its last stderr output:',
+    );
     expect(message).toContain("fatal: out of cheese");
     const after = await call(toolNamed(fx, "fx_echo"), { text: "hi" });
     expect(after.isError).toBe(true);

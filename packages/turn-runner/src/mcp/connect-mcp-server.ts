@@ -126,7 +126,7 @@ export async function connectMcpServer(config: McpServerConfig): Promise<McpConn
   const describeFailure = async (toolName: string, error: unknown) => {
     if (closedByServer || closedByUs) {
       const tail = await stderrText();
-      const why = closedByUs ? "was closed" : "stopped during the call";
+      const why = closedByUs ? "was closed" : "has stopped";
       const output = tail === "" ? "" : `; its last stderr output:\n${tail}`;
       return new McpToolCallError(name, toolName, `MCP server "${name}" ${why}${output}`, {
         cause: error,
