@@ -3,6 +3,7 @@ import type { Session } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { ModelTarget } from "./target-pool.js";
+import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
 
 /** Something the agent closes on `shutdown()`, such as an MCP connection. */
 export interface AgentResource {
@@ -16,6 +17,12 @@ export interface AgentSessionOptions {
   /** Where every step is persisted; the context of each turn is rebuilt from it. */
   session: Session;
   tools?: readonly AgentTool[];
+  /**
+   * Caps every tool's output: text over `maxChars` (default 20,000) is stored in a file
+   * under `dir` (default a temporary directory per session) and replaced by its head and a
+   * handle, and the `read_tool_output` tool pages through it. No cap when absent.
+   */
+  toolOutput?: ToolOutputOptions;
   systemPrompt?: string;
   /**
    * Extensions: the agent emits their events at the documented moments, honours what the

@@ -19,6 +19,7 @@ import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
 import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
+import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
 import {
   injectQueuedRules,
   persistInterrupt,
@@ -62,7 +63,10 @@ export class AgentSession {
     }
     this.options = options;
     this.pool = new TargetPool(options.targets);
-    for (const tool of options.tools ?? []) {
+    const tools = options.toolOutput
+      ? applyToolOutputCap(options.tools ?? [], options.toolOutput).tools
+      : (options.tools ?? []);
+    for (const tool of tools) {
       if (this.tools.has(tool.name)) {
         throw new TypeError(`two tools are named "${tool.name}"; tool names must be unique`);
       }

@@ -21,4 +21,5 @@ export * from "./extensions/index.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 export * from "./mcp/index.js";
 export type { ModelTarget } from "./target-pool.js";
+export * from "./tool-output/index.js";
 export { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";
