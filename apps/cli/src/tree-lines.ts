@@ -82,8 +82,10 @@ export function describeEntry(entry: SessionEntry): { kind: string; text: string
  * active path. Chains of single children stay at one depth so long talks do not drift right.
  */
 export function layoutTree(session: Session): TreeLine[] {
-  const leafId = session.getLeafId();
-  const active = new Set(session.getBranch().map((entry) => entry.id));
+  const path = session.getBranch();
+  const active = new Set(path.map((entry) => entry.id));
+  // Label entries are not shown; the leaf marker goes to the newest entry that is.
+  const leafId = [...path].reverse().find((entry) => entry.type !== "label")?.id ?? null;
   const lines: TreeLine[] = [];
   const visit = (node: SessionTreeNode, depth: number): void => {
     const { entry } = node;

@@ -1,3 +1,4 @@
+import type { ExtensionRunner } from "@arbor/extensions-api";
 import type { Model, ReasoningLevel } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
 import { TtsrManager, type TtsrRule } from "@arbor/ttsr";
@@ -26,6 +27,9 @@ export interface AgentSetup {
   systemPrompt?: string;
   /** Read on every request, so a change applies to the next one. */
   thinking: () => ReasoningLevel;
+  /** Ask the model for a title after the first exchange. Default false. */
+  generateTitle?: boolean;
+  extensions?: ExtensionRunner;
 }
 
 /** An agent and the stream-rule manager it reports to. */
@@ -47,7 +51,9 @@ export function createAgent(setup: AgentSetup): CreatedAgent {
     tools: setup.tools,
     ttsr,
     projectRoot: setup.projectRoot,
+    generateTitle: setup.generateTitle ?? false,
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+    ...(setup.extensions ? { extensions: setup.extensions } : {}),
   });
   return { agent, ttsr };
 }

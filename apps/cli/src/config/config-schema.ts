@@ -25,6 +25,8 @@ export const arborConfigSchema = z.strictObject({
   providers: z.record(z.string().min(1), providerConfigSchema.strict()).default({}),
   /** The reasoning effort asked of models that think. */
   thinking: z.enum(REASONING_LEVELS).optional(),
+  /** Ask the model for a session title after the first exchange. Default true. */
+  autoTitle: z.boolean().optional(),
   /** A system prompt sent with every request. */
   systemPrompt: z.string().optional(),
 });

@@ -1,0 +1,143 @@
+import type { Session, SessionInfo } from "@arbor/session-store";
+import { Box, Text, useApp, useInput } from "ink";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { layoutTree } from "../tree-lines.js";
+import type { ChatController } from "./chat-controller.js";
+import { Footer } from "./footer.js";
+import { PromptInput } from "./prompt-input.js";
+import { SessionPicker } from "./session-picker.js";
+import { runSlashCommand } from "./slash-commands.js";
+import { Spinner } from "./spinner.js";
+import { TranscriptView } from "./transcript-view.js";
+import { TreeView } from "./tree-view.js";
+
+/** How long a first Ctrl+C waits for the second one. */
+export const QUIT_WINDOW_MS = 2000;
+
+/** Props of {@link ChatApp}. */
+export interface ChatAppProps {
+  controller: ChatController;
+  cwd: string;
+  /** The sessions `/sessions` offers. */
+  listSessions: () => Promise<SessionInfo[]>;
+  /** Opens a session `/sessions` chose. */
+  openSession: (path: string) => Promise<Session>;
+}
+
+type View = { name: "chat" } | { name: "tree" } | { name: "sessions"; sessions: SessionInfo[] };
+
+/** The interactive app: transcript, spinner, input, footer, and the /tree and /sessions views. */
+export function ChatApp({ controller, cwd, listSessions, openSession }: ChatAppProps) {
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const { exit } = useApp();
+  const [view, setView] = useState<View>({ name: "chat" });
+  const [history, setHistory] = useState<string[]>([]);
+  const [prefill, setPrefill] = useState<{ text: string; key: number } | undefined>(undefined);
+  const [quitArmed, setQuitArmed] = useState(false);
+  const quitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(quitTimer.current), []);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") {
+      if (quitArmed) {
+        exit();
+        return;
+      }
+      setQuitArmed(true);
+      clearTimeout(quitTimer.current);
+      quitTimer.current = setTimeout(() => setQuitArmed(false), QUIT_WINDOW_MS);
+      return;
+    }
+    if (key.escape && view.name === "chat" && state.running) controller.abort();
+  });
+
+  const submit = useCallback(
+    (text: string) => {
+      setHistory((current) => [...current, text]);
+      if (text.startsWith("/")) {
+        void runSlashCommand(controller, text, cwd).then(async (outcome) => {
+          if (outcome.quit) exit();
+          else if (outcome.view === "tree") setView({ name: "tree" });
+          else if (outcome.view === "sessions")
+            setView({ name: "sessions", sessions: await listSessions() });
+        });
+        return;
+      }
+      if (state.running || state.busy) {
+        controller.notify(
+          "An answer is still running; wait for it or press Esc to abort it.",
+          "warning",
+        );
+        return;
+      }
+      void controller.send(text);
+    },
+    [controller, cwd, exit, listSessions, state.running, state.busy],
+  );
+
+  const chooseEntry = useCallback(
+    (entryId: string, summarize: boolean) => {
+      setView({ name: "chat" });
+      void controller.navigate(entryId, summarize).then((text) => {
+        if (text !== undefined) setPrefill({ text, key: Date.now() });
+      });
+    },
+    [controller],
+  );
+
+  const chooseSession = useCallback(
+    (path: string) => {
+      setView({ name: "chat" });
+      if (path === controller.currentSession.location) return;
+      void openSession(path)
+        .then((session) => controller.switchSession(session, "resume"))
+        .catch((error: unknown) =>
+          controller.notify(
+            `Could not open ${path}: ${error instanceof Error ? error.message : String(error)}`,
+            "error",
+          ),
+        );
+    },
+    [controller, openSession],
+  );
+
+  const last = state.items.at(-1);
+  const waiting =
+    state.running &&
+    !(last?.kind === "assistant" && (last.text || last.thinking || last.tools.length > 0));
+  return (
+    <Box flexDirection="column">
+      <TranscriptView items={state.items} />
+      {view.name === "tree" ? (
+        <TreeView
+          lines={layoutTree(controller.currentSession)}
+          onSelect={chooseEntry}
+          onCancel={() => setView({ name: "chat" })}
+        />
+      ) : null}
+      {view.name === "sessions" ? (
+        <SessionPicker
+          sessions={view.sessions}
+          currentPath={state.sessionFile}
+          onSelect={chooseSession}
+          onCancel={() => setView({ name: "chat" })}
+        />
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {waiting ? <Spinner label="waiting for the model · Esc aborts" /> : null}
+        {state.busy ? <Spinner label={state.busy} /> : null}
+        <PromptInput
+          key={prefill?.key ?? 0}
+          onSubmit={submit}
+          history={history}
+          active={view.name === "chat"}
+          {...(prefill ? { initialValue: prefill.text } : {})}
+          placeholder="Ask anything · /help for commands"
+        />
+        {quitArmed ? <Text color="yellow">Press Ctrl+C again to quit.</Text> : null}
+        <Footer state={state} />
+      </Box>
+    </Box>
+  );
+}

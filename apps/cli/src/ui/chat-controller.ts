@@ -1,0 +1,419 @@
+import type { ExtensionRunner } from "@arbor/extensions-api";
+import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
+import { estimateContextTokens, isEntryOfType, type Session } from "@arbor/session-store";
+import type { AgentEvent, AgentSession, AgentTool } from "@arbor/turn-runner";
+import { createAgent, type ProjectRules } from "../agent/agent-factory.js";
+import {
+  nextItemId,
+  ruleNotice,
+  type TranscriptItem,
+  transcriptFromSession,
+} from "./transcript.js";
+
+/** Everything the interactive app shows, as one immutable snapshot. */
+export interface ChatState {
+  items: readonly TranscriptItem[];
+  running: boolean;
+  /** A long action other than a prompt (compacting, summarizing), shown with the spinner. */
+  busy: string | undefined;
+  title: string | undefined;
+  modelLabel: string;
+  thinking: ReasoningLevel;
+  usage: { input: number; output: number };
+  cost: number;
+  contextTokens: number;
+  contextWindow: number;
+  sessionFile: string;
+}
+
+/** How the controller builds models; `/model` asks it for another one. */
+export interface ModelSource {
+  /** The model in use at start. */
+  initial: Model;
+  /** Builds the model a `/model` argument names (`id` or `provider/id`). */
+  select(spec: string): Model;
+}
+
+/** Options of {@link ChatController}. */
+export interface ChatControllerOptions {
+  session: Session;
+  models: ModelSource;
+  rules: ProjectRules;
+  tools: readonly AgentTool[];
+  projectRoot: string;
+  thinking: ReasoningLevel;
+  systemPrompt?: string;
+  extensions?: ExtensionRunner;
+  /** Ask the model for a title after the first exchange. Default true. */
+  autoTitle?: boolean;
+  /** Opens another session file for `/sessions` and `/fork`. */
+  openSession?: (path: string) => Promise<Session>;
+}
+
+/**
+ * The interactive app's state and actions, apart from React: it owns the session and the
+ * agent, turns agent events into transcript items and runs the slash commands' actions.
+ */
+export class ChatController {
+  private state: ChatState;
+  private readonly listeners = new Set<() => void>();
+  private session: Session;
+  private model: Model;
+  private agent: AgentSession;
+  private thinking: ReasoningLevel;
+  /** How often each stream rule matched in this app. */
+  readonly ruleHits = new Map<string, number>();
+
+  constructor(private readonly options: ChatControllerOptions) {
+    this.session = options.session;
+    this.model = options.models.initial;
+    this.thinking = options.thinking;
+    this.agent = this.buildAgent();
+    this.state = this.snapshot({ items: transcriptFromSession(this.session), running: false });
+  }
+
+  /** The session the app works in. */
+  get currentSession(): Session {
+    return this.session;
+  }
+
+  /** The agent prompts go through. */
+  get currentAgent(): AgentSession {
+    return this.agent;
+  }
+
+  /** The stream rules loaded for the project. */
+  get rules(): ProjectRules {
+    return this.options.rules;
+  }
+
+  /**
+   * Tells extensions the session started (`startup`, `resume`, `fork`); call it once the
+   * app is ready, and again after each session switch is done by {@link switchSession}.
+   */
+  async start(reason: "startup" | "resume"): Promise<void> {
+    await this.agent.extensions?.start(reason);
+  }
+
+  /** Subscribes to state changes (React's `useSyncExternalStore` contract). */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The current state snapshot. */
+  getState = (): ChatState => this.state;
+
+  private buildAgent(): AgentSession {
+    return createAgent({
+      session: this.session,
+      model: this.model,
+      rules: this.options.rules.rules,
+      tools: this.options.tools,
+      projectRoot: this.options.projectRoot,
+      thinking: () => this.thinking,
+      generateTitle: this.options.autoTitle ?? true,
+      ...(this.options.systemPrompt !== undefined
+        ? { systemPrompt: this.options.systemPrompt }
+        : {}),
+      ...(this.options.extensions ? { extensions: this.options.extensions } : {}),
+    }).agent;
+  }
+
+  private snapshot(change: Partial<ChatState>): ChatState {
+    const base = this.state ?? {
+      items: [],
+      running: false,
+      busy: undefined,
+      usage: { input: 0, output: 0 },
+      cost: 0,
+    };
+    return {
+      ...base,
+      ...change,
+      title: this.session.getTitle(),
+      modelLabel: `${this.model.info.provider}/${this.model.info.id}`,
+      thinking: this.thinking,
+      contextTokens: estimateContextTokens(this.session.getBranch()),
+      contextWindow: this.model.info.contextWindow,
+      sessionFile: this.session.location,
+    } as ChatState;
+  }
+
+  private update(change: Partial<ChatState>): void {
+    this.state = this.snapshot(change);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Adds a notice to the transcript. */
+  notify(text: string, tone: "info" | "warning" | "error" = "info"): void {
+    this.update({
+      items: [...this.state.items, { kind: "notice", id: nextItemId("n"), text, tone }],
+    });
+  }
+
+  /** Shows the stored transcript again (after the leaf moved or the session changed). */
+  reload(): void {
+    this.update({ items: transcriptFromSession(this.session) });
+  }
+
+  /** Sends a prompt and streams the answer into the transcript; resolves when the run ends. */
+  async send(text: string): Promise<void> {
+    if (this.agent.running) return;
+    const items: TranscriptItem[] = [
+      ...this.state.items,
+      { kind: "user", id: nextItemId("u"), text },
+    ];
+    this.update({ items, running: true });
+    const run = this.agent.prompt(text);
+    for await (const event of run.events) this.apply(event);
+    const result = await run.result.catch((error: unknown) => {
+      this.notify(
+        `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+      return undefined;
+    });
+    if (result) {
+      const usage = {
+        input: this.state.usage.input + result.usage.input,
+        output: this.state.usage.output + result.usage.output,
+      };
+      this.update({ usage, cost: this.state.cost + result.cost });
+    }
+    this.update({ running: false });
+  }
+
+  /** Aborts the running prompt; the partial answer stays, marked aborted. */
+  abort(): void {
+    this.agent.abort();
+  }
+
+  private editCurrent(
+    edit: (item: Extract<TranscriptItem, { kind: "assistant" }>) => TranscriptItem,
+  ): void {
+    const items = [...this.state.items];
+    const last = items.at(-1);
+    if (last?.kind !== "assistant" || last.status !== "streaming") return;
+    items[items.length - 1] = edit(last);
+    this.update({ items });
+  }
+
+  private push(item: TranscriptItem): void {
+    this.update({ items: [...this.state.items, item] });
+  }
+
+  private startAnswer(): void {
+    this.push({
+      kind: "assistant",
+      id: nextItemId("a"),
+      text: "",
+      thinking: "",
+      tools: [],
+      status: "streaming",
+    });
+  }
+
+  /** Folds one agent event into the transcript. */
+  private apply(event: AgentEvent): void {
+    switch (event.type) {
+      case "turn_start":
+        this.startAnswer();
+        return;
+      case "text_delta":
+        this.editCurrent((item) => ({ ...item, text: item.text + event.delta }));
+        return;
+      case "thinking_delta":
+        this.editCurrent((item) => ({ ...item, thinking: item.thinking + event.delta }));
+        return;
+      case "toolcall_delta":
+        this.editCurrent((item) =>
+          item.tools.some((tool) => tool.id === event.toolCallId)
+            ? item
+            : {
+                ...item,
+                tools: [
+                  ...item.tools,
+                  { id: event.toolCallId, name: event.toolName, status: "running" },
+                ],
+              },
+        );
+        return;
+      case "message_end":
+        this.editCurrent((item) => ({ ...item, id: event.entryId, status: "done" }));
+        return;
+      case "tool_result": {
+        const items = this.state.items.map((item) =>
+          item.kind === "assistant" && item.tools.some((tool) => tool.id === event.toolCallId)
+            ? {
+                ...item,
+                tools: item.tools.map((tool) =>
+                  tool.id === event.toolCallId
+                    ? { ...tool, status: event.isError ? ("error" as const) : ("done" as const) }
+                    : tool,
+                ),
+              }
+            : item,
+        );
+        this.update({ items });
+        return;
+      }
+      case "ttsr_triggered": {
+        for (const rule of event.rules) this.ruleHits.set(rule, (this.ruleHits.get(rule) ?? 0) + 1);
+        const notice = ruleNotice(nextItemId("r"), event.rules, event.interrupted);
+        const items = [...this.state.items];
+        const last = items.at(-1);
+        if (event.interrupted && last?.kind === "assistant" && last.status === "streaming") {
+          // The cut answer is replaced by its retry, below the notice.
+          items.splice(items.length - 1, 1, notice, {
+            ...last,
+            id: nextItemId("a"),
+            text: "",
+            thinking: "",
+            tools: [],
+          });
+        } else items.push(notice);
+        this.update({ items });
+        return;
+      }
+      case "retry":
+        this.editCurrent((item) => ({ ...item, text: "", thinking: "", tools: [] }));
+        this.notify(`${event.target.model}: ${event.kind} (${event.message}); retrying`, "warning");
+        return;
+      case "agent_end": {
+        const { result } = event;
+        if (result.success) return;
+        if (result.reason === "aborted") {
+          this.editCurrent((item) => ({ ...item, status: "aborted" }));
+          return;
+        }
+        this.editCurrent((item) => ({ ...item, status: "aborted" }));
+        this.notify(
+          `The answer failed (${result.reason}${result.message ? `: ${result.message}` : ""}).`,
+          "error",
+        );
+        return;
+      }
+      default:
+        this.applyOther(event);
+    }
+  }
+
+  /** Events added to the runner after this app was written are shown when they are known. */
+  private applyOther(event: AgentEvent): void {
+    const other = event as {
+      type: string;
+      status?: string;
+      title?: string;
+      tokensBefore?: number;
+      message?: string;
+    };
+    if (other.type === "compaction" && other.status === "compacted") {
+      this.notify(
+        `Compacted ${other.tokensBefore ?? "?"} tokens of earlier conversation into a summary.`,
+      );
+    } else if (other.type === "compaction" && other.status === "failed") {
+      this.notify(`Compaction failed: ${other.message ?? "unknown error"}`, "warning");
+    } else if (other.type === "title") {
+      this.update({});
+    }
+  }
+
+  /** Compacts the session now, focused by `instructions`. */
+  async compact(instructions?: string): Promise<void> {
+    this.update({ busy: "compacting" });
+    try {
+      const outcome = await this.agent.compact(instructions);
+      if (outcome.status === "compacted") {
+        this.update({ items: transcriptFromSession(this.session) });
+      } else if (outcome.status === "failed") {
+        const reason =
+          outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+        this.notify(`Compaction failed: ${reason}`, "error");
+      } else {
+        this.notify(`Nothing was compacted (${outcome.status.replaceAll("_", " ")}).`);
+      }
+    } finally {
+      this.update({ busy: undefined });
+    }
+  }
+
+  /**
+   * Moves the leaf to an entry, optionally summarizing the branch left. Choosing a user
+   * message moves to its parent and hands its text back, to be edited and sent again.
+   */
+  async navigate(entryId: string, summarize: boolean): Promise<string | undefined> {
+    const entry = this.session.getEntry(entryId);
+    if (!entry) return undefined;
+    const isUser = isEntryOfType(entry, "message") && entry.message.role === "user";
+    const target = isUser ? entry.parentId : entryId;
+    this.update({ busy: summarize ? "summarizing the branch" : undefined });
+    try {
+      await this.agent.navigateTree(target, { summarize });
+    } catch (error) {
+      this.notify(
+        `Could not move there: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+      return undefined;
+    } finally {
+      this.update({ busy: undefined });
+    }
+    this.reload();
+    return isUser && isEntryOfType(entry, "message") ? textOf(entry.message.content) : undefined;
+  }
+
+  /** Switches to another session (already opened); the old one is closed. */
+  async switchSession(next: Session, reason: "resume" | "fork"): Promise<void> {
+    const old = this.session;
+    await this.agent.extensions?.shutdown().catch(() => undefined);
+    await this.agent.shutdown().catch(() => undefined);
+    this.session = next;
+    this.agent = this.buildAgent();
+    await this.agent.extensions?.start(reason, old.id).catch(() => undefined);
+    if (old !== next) await old.close();
+    this.update({ items: transcriptFromSession(next), usage: { input: 0, output: 0 }, cost: 0 });
+  }
+
+  /** Uses another model from the next request on, recorded as a `model_change` entry. */
+  async setModel(spec: string): Promise<void> {
+    const model = this.options.models.select(spec);
+    this.model = model;
+    this.agent = this.buildAgent();
+    await this.session.appendModelChange(model.info.provider, model.info.id);
+    this.update({});
+  }
+
+  /** Sets the reasoning level from the next request on, recorded in the session. */
+  async setThinking(level: string): Promise<void> {
+    if (!(REASONING_LEVELS as readonly string[]).includes(level)) {
+      throw new Error(
+        `"${level}" is not a thinking level; use one of ${REASONING_LEVELS.join(", ")}`,
+      );
+    }
+    this.thinking = level as ReasoningLevel;
+    await this.session.appendThinkingLevelChange(level);
+    this.update({});
+  }
+
+  /** Refreshes what is derived from the session (title, context) after a direct change. */
+  refresh(): void {
+    this.update({});
+  }
+
+  /** Ends the agent and closes the session. */
+  async close(): Promise<void> {
+    await this.agent.extensions?.shutdown().catch(() => undefined);
+    await this.agent.shutdown().catch(() => undefined);
+    await this.session.close();
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((block): block is { type: "text"; text: string } => block?.type === "text")
+    .map((block) => block.text)
+    .join("");
+}

@@ -1,0 +1,200 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { exportSessionToHtml, snapshotOfSession } from "@arbor/html-export";
+import { isEntryOfType } from "@arbor/session-store";
+import type { ChatController } from "./chat-controller.js";
+
+/** A built-in slash command as `/help` lists it. */
+export interface SlashCommandInfo {
+  name: string;
+  usage: string;
+  description: string;
+}
+
+/** The built-in commands, in the order `/help` lists them. */
+export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
+  {
+    name: "tree",
+    usage: "/tree",
+    description: "browse the whole session tree and move to any entry",
+  },
+  {
+    name: "fork",
+    usage: "/fork",
+    description: "copy the current path into a new session and continue there",
+  },
+  {
+    name: "label",
+    usage: "/label [text]",
+    description: "label the latest entry (no text: remove the label)",
+  },
+  { name: "title", usage: "/title [text]", description: "show or set the session title" },
+  {
+    name: "compact",
+    usage: "/compact [instructions]",
+    description: "summarize older turns to free context",
+  },
+  { name: "model", usage: "/model [id | provider/id]", description: "show or change the model" },
+  {
+    name: "thinking",
+    usage: "/thinking [off|minimal|low|medium|high]",
+    description: "show or set the reasoning level",
+  },
+  { name: "export", usage: "/export [path]", description: "write the session as one HTML file" },
+  { name: "sessions", usage: "/sessions", description: "resume another session of this directory" },
+  {
+    name: "rules",
+    usage: "/rules",
+    description: "the loaded stream rules and how often they matched",
+  },
+  { name: "help", usage: "/help", description: "this list" },
+  { name: "quit", usage: "/quit", description: "leave (Ctrl+C twice does too)" },
+];
+
+/** What the app does after a command: open a view, prefill the input, or quit. */
+export interface SlashOutcome {
+  view?: "tree" | "sessions";
+  quit?: boolean;
+}
+
+/** Splits `/name rest of line` into the name and its argument text. */
+export function parseSlash(line: string): { name: string; args: string } {
+  const match = /^\/(\S+)\s*([\s\S]*)$/u.exec(line.trim());
+  return { name: match?.[1] ?? "", args: (match?.[2] ?? "").trim() };
+}
+
+function helpText(controller: ChatController): string {
+  const lines = BUILTIN_COMMANDS.map(
+    (command) => `${command.usage.padEnd(40)} ${command.description}`,
+  );
+  for (const command of controller.currentAgent.extensions?.getCommands() ?? []) {
+    lines.push(
+      `${`/${command.name}`.padEnd(40)} ${command.description} (${command.extensionName})`,
+    );
+  }
+  lines.push(
+    "",
+    "Enter sends · a line ending in \\ continues on the next line · ↑/↓ history · Esc aborts an answer · Ctrl+C twice quits",
+  );
+  return lines.join("\n");
+}
+
+function rulesText(controller: ChatController): string {
+  const { rules, warnings } = controller.rules;
+  if (rules.length === 0 && warnings.length === 0) {
+    return "No stream rules are loaded. Put rules in .arbor/rules/*.md (see the ttsr docs).";
+  }
+  const lines = rules.map((rule) => {
+    const hits = controller.ruleHits.get(rule.name) ?? 0;
+    return `${rule.name}  ${hits} hit${hits === 1 ? "" : "s"}  ${rule.path || "(inline)"}  when ${rule.condition.join(" | ")}`;
+  });
+  for (const warning of warnings) lines.push(`skipped ${warning.file}: ${warning.reason}`);
+  return lines.join("\n");
+}
+
+/**
+ * Runs a slash command line. Failures become error notices in the transcript; nothing
+ * thrown here reaches the terminal as a stack trace.
+ */
+export async function runSlashCommand(
+  controller: ChatController,
+  line: string,
+  cwd: string,
+): Promise<SlashOutcome> {
+  const { name, args } = parseSlash(line);
+  const session = controller.currentSession;
+  try {
+    switch (name) {
+      case "help":
+        controller.notify(helpText(controller));
+        return {};
+      case "quit":
+      case "exit":
+        return { quit: true };
+      case "tree":
+        return { view: "tree" };
+      case "sessions":
+        return { view: "sessions" };
+      case "rules":
+        controller.notify(rulesText(controller));
+        return {};
+      case "title":
+        if (args) {
+          await session.setTitle(args);
+          controller.refresh();
+        }
+        controller.notify(`Title: ${session.getTitle() ?? "(none yet)"}`);
+        return {};
+      case "label": {
+        const target = [...session.getBranch()]
+          .reverse()
+          .find((entry) => !isEntryOfType(entry, "label"));
+        if (!target) {
+          controller.notify("Nothing to label yet: send a message first.", "warning");
+          return {};
+        }
+        await session.appendLabelChange(target.id, args || undefined);
+        controller.notify(
+          args ? `Labelled ${target.id} "${args}".` : `Removed the label of ${target.id}.`,
+        );
+        return {};
+      }
+      case "fork": {
+        const leaf = session.getLeafId();
+        if (leaf === null) {
+          controller.notify("Nothing to fork yet: send a message first.", "warning");
+          return {};
+        }
+        const forked = await session.fork(leaf);
+        await controller.switchSession(forked, "fork");
+        controller.notify(`Forked into a new session: ${forked.location}`);
+        return {};
+      }
+      case "compact":
+        await controller.compact(args || undefined);
+        return {};
+      case "model":
+        if (args) await controller.setModel(args);
+        controller.notify(`Model: ${controller.getState().modelLabel}`);
+        return {};
+      case "thinking":
+        if (args) await controller.setThinking(args);
+        controller.notify(`Thinking: ${controller.getState().thinking}`);
+        return {};
+      case "export": {
+        const out = resolve(cwd, args || `${session.id}.html`);
+        await session.flush();
+        await writeFile(out, exportSessionToHtml(snapshotOfSession(session)), "utf8");
+        controller.notify(`Exported to ${out}`);
+        return {};
+      }
+      default:
+        return await runExtensionCommand(controller, name, args);
+    }
+  } catch (error) {
+    controller.notify(
+      `/${name}: ${error instanceof Error ? error.message : String(error)}`,
+      "error",
+    );
+    return {};
+  }
+}
+
+async function runExtensionCommand(
+  controller: ChatController,
+  name: string,
+  args: string,
+): Promise<SlashOutcome> {
+  const extensions = controller.currentAgent.extensions;
+  const outcome = extensions
+    ? await extensions.runCommand(name, args)
+    : { status: "unknown_command" as const };
+  if (outcome.status === "unknown_command") {
+    controller.notify(`There is no command /${name}. Type /help to see the commands.`, "warning");
+  } else if (outcome.status === "failed") {
+    controller.notify(`/${name} failed: ${outcome.error}`, "error");
+  } else {
+    controller.reload();
+  }
+  return {};
+}

@@ -1,0 +1,89 @@
+import { ExtensionRunner } from "@arbor/extensions-api";
+import { listSessions } from "@arbor/session-store";
+import { render } from "ink";
+import { loadProjectRules } from "../agent/agent-factory.js";
+import { createModel } from "../agent/model-factory.js";
+import { workspaceTools } from "../agent/workspace-tools.js";
+import { type CliContext, selectModel } from "../cli-context.js";
+import { CliError } from "../cli-error.js";
+import { configuredThinking, resolveProvider } from "../config/index.js";
+import { sessionDirFor } from "../paths.js";
+import { openChosenSession, openSessionForWriting } from "../session-locator.js";
+import { ChatApp } from "./chat-app.js";
+import { ChatController, type ModelSource } from "./chat-controller.js";
+
+/**
+ * Starts the interactive app in the terminal and resolves with the exit code once the user
+ * quits. Configuration problems are reported before the screen is taken over.
+ */
+export async function startInteractive(context: CliContext): Promise<number> {
+  const { io, args, paths } = context;
+  if (io.stdin.isTTY !== true) {
+    throw new CliError("the interactive app needs a terminal.", {
+      hint: 'For scripts and pipes use: arbor run "prompt" (or pipe the prompt to arbor run).',
+      exitCode: 2,
+    });
+  }
+  const selection = await selectModel(context);
+  const models: ModelSource = {
+    initial: selection.model,
+    select: (spec) => {
+      const slash = spec.indexOf("/");
+      const choice =
+        slash > 0
+          ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
+          : { provider: selection.provider.name, model: spec };
+      try {
+        return createModel(resolveProvider(selection.config, io.env, choice));
+      } catch (error) {
+        if (CliError.isInstance(error))
+          throw new Error(`${error.message} ${error.hint ?? ""}`.trim());
+        throw error;
+      }
+    },
+  };
+  const session = await openChosenSession(paths, io.cwd, args);
+  const resumed = session.getEntries().length > 0;
+  const rules = await loadProjectRules(io.cwd, paths.home);
+  const extensionErrors: string[] = [];
+  const extensions = new ExtensionRunner({
+    cwd: io.cwd,
+    homeDir: paths.home,
+    onError: (event) => extensionErrors.push(`extension ${event.extensionName}: ${event.error}`),
+  });
+  await extensions.loadAll();
+  const controller = new ChatController({
+    session,
+    models,
+    rules,
+    tools: workspaceTools(io.cwd),
+    projectRoot: io.cwd,
+    thinking: configuredThinking(selection.config),
+    autoTitle: selection.config.autoTitle ?? true,
+    extensions,
+    ...(selection.config.systemPrompt !== undefined
+      ? { systemPrompt: selection.config.systemPrompt }
+      : {}),
+  });
+  await controller.start(resumed ? "resume" : "startup");
+  for (const warning of rules.warnings)
+    controller.notify(`Skipped rule file ${warning.file}: ${warning.reason}`, "warning");
+  for (const message of extensionErrors.splice(0)) controller.notify(message, "warning");
+  if (resumed) controller.notify(`Resumed ${session.location}`);
+  const app = render(
+    <ChatApp
+      controller={controller}
+      cwd={io.cwd}
+      listSessions={() => listSessions(sessionDirFor(paths, io.cwd))}
+      openSession={openSessionForWriting}
+    />,
+    { exitOnCtrlC: false },
+  );
+  try {
+    await app.waitUntilExit();
+  } finally {
+    await controller.close();
+  }
+  io.stdout.write(`Session saved: ${controller.currentSession.location}\n`);
+  return 0;
+}

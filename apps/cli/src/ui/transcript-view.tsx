@@ -1,0 +1,63 @@
+import { Box, Text } from "ink";
+import type { ToolCallView, TranscriptItem } from "./transcript.js";
+
+const TOOL_MARK: Record<ToolCallView["status"], string> = { running: "…", done: "✓", error: "✗" };
+const NOTICE_COLOR = { info: "blue", warning: "yellow", error: "red" } as const;
+
+function lastLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/gu, " ").trim();
+  return flat.length > max ? `…${flat.slice(flat.length - max)}` : flat;
+}
+
+function Item({ item }: { item: TranscriptItem }) {
+  if (item.kind === "user") {
+    return (
+      <Box marginTop={1}>
+        <Text color="cyan" bold>
+          {"you › "}
+        </Text>
+        <Text>{item.text}</Text>
+      </Box>
+    );
+  }
+  if (item.kind === "notice") {
+    return (
+      <Box marginTop={1}>
+        <Text color={NOTICE_COLOR[item.tone]}>{item.text}</Text>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {item.thinking ? <Text dimColor>{`thinking: ${lastLine(item.thinking, 70)}`}</Text> : null}
+      {item.tools.length > 0 ? (
+        <Text color="magenta">
+          {item.tools.map((tool) => `⚙ ${tool.name} ${TOOL_MARK[tool.status]}`).join("  ")}
+        </Text>
+      ) : null}
+      {item.text ? <Text>{item.text}</Text> : null}
+      {item.status === "aborted" ? <Text color="red">[aborted]</Text> : null}
+    </Box>
+  );
+}
+
+/** The conversation: the newest `limit` items of the transcript. */
+export function TranscriptView({
+  items,
+  limit = 30,
+}: {
+  items: readonly TranscriptItem[];
+  limit?: number;
+}) {
+  const shown = items.slice(-limit);
+  return (
+    <Box flexDirection="column">
+      {items.length > shown.length ? (
+        <Text dimColor>{`(${items.length - shown.length} earlier items)`}</Text>
+      ) : null}
+      {shown.map((item) => (
+        <Item key={item.id} item={item} />
+      ))}
+    </Box>
+  );
+}

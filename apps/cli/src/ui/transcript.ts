@@ -1,0 +1,123 @@
+import { type ContentBlock, isEntryOfType, messageText, type Session } from "@arbor/session-store";
+import { TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/turn-runner";
+
+/** A tool call as the transcript shows it. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** `running` until its result arrives. */
+  status: "running" | "done" | "error";
+}
+
+/** One thing the transcript shows. */
+export type TranscriptItem =
+  | { kind: "user"; id: string; text: string }
+  | {
+      kind: "assistant";
+      id: string;
+      text: string;
+      thinking: string;
+      tools: ToolCallView[];
+      status: "streaming" | "done" | "aborted";
+    }
+  | { kind: "notice"; id: string; text: string; tone: "info" | "warning" | "error" };
+
+let counter = 0;
+/** A key for an item that has no entry id (yet). */
+export function nextItemId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+function blocksOf(content: unknown): ContentBlock[] {
+  return Array.isArray(content) ? (content as ContentBlock[]) : [];
+}
+
+/** The transcript of the active path of a session, as it is stored. */
+export function transcriptFromSession(session: Session): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  const toolStatus = new Map<string, ToolCallView>();
+  for (const entry of session.getBranch()) {
+    if (isEntryOfType(entry, "message")) {
+      const { message } = entry;
+      if (message.role === "user") {
+        items.push({ kind: "user", id: entry.id, text: messageText(message) });
+      } else if (message.role === "assistant") {
+        const blocks = blocksOf(message.content);
+        const tools = blocks
+          .filter((block) => block.type === "toolCall")
+          .map((block): ToolCallView => {
+            const view: ToolCallView = {
+              id: String(block.id ?? ""),
+              name: String(block.name ?? "tool"),
+              status: "running",
+            };
+            toolStatus.set(view.id, view);
+            return view;
+          });
+        const thinking = blocks
+          .filter((block) => block.type === "thinking")
+          .map((block) => String(block.thinking ?? ""))
+          .join("");
+        const aborted = (message as { stopReason?: unknown }).stopReason === "aborted";
+        items.push({
+          kind: "assistant",
+          id: entry.id,
+          text: messageText(message),
+          thinking,
+          tools,
+          status: aborted ? "aborted" : "done",
+        });
+      } else if (message.role === "toolResult") {
+        const call = toolStatus.get(String((message as { toolCallId?: unknown }).toolCallId));
+        if (call) call.status = (message as { isError?: unknown }).isError ? "error" : "done";
+      }
+    } else if (isEntryOfType(entry, "compaction")) {
+      items.push({
+        kind: "notice",
+        id: entry.id,
+        text: `Compacted: ${entry.tokensBefore} tokens of earlier conversation are now a summary.`,
+        tone: "info",
+      });
+    } else if (
+      isEntryOfType(entry, "custom_message") &&
+      entry.customType === TTSR_INTERRUPT_CUSTOM_TYPE
+    ) {
+      const details = (entry.details ?? {}) as { rules?: unknown; partialEntryId?: unknown };
+      const partial = items.findIndex((item) => item.id === details.partialEntryId);
+      if (partial >= 0) items.splice(partial, 1);
+      items.push(
+        ruleNotice(
+          entry.id,
+          Array.isArray(details.rules) ? details.rules.map(String) : [],
+          partial >= 0,
+        ),
+      );
+    } else if (isEntryOfType(entry, "branch_summary")) {
+      items.push({
+        kind: "notice",
+        id: entry.id,
+        text: `Branch summary: ${entry.summary}`,
+        tone: "info",
+      });
+    }
+  }
+  return items;
+}
+
+/** The short notice a stream-rule interrupt shows: never an error, just what happened. */
+export function ruleNotice(
+  id: string,
+  rules: readonly string[],
+  interrupted: boolean,
+): TranscriptItem {
+  const names = rules.length > 0 ? rules.join(", ") : "a stream rule";
+  return {
+    kind: "notice",
+    id,
+    text: interrupted
+      ? `Stream rule ${names} matched: the answer was restarted with a reminder.`
+      : `Stream rule ${names} matched: a reminder goes with the next request.`,
+    tone: "info",
+  };
+}
