@@ -35,8 +35,9 @@ const fullText = (output: ToolOutput): string =>
 /**
  * Wraps a tool so that an output with more text than `maxChars` is written to the store
  * and replaced by its head and a note telling the model the handle and how to read on
- * with `read_tool_output`. Images are kept as they are. When the store cannot write, the
- * output is cut instead and the note says so, so the call still succeeds.
+ * with `read_tool_output`. Images are kept as they are; an oversize error message is
+ * capped the same way. When the store cannot write, the output is cut instead and the
+ * note says so, so the call still succeeds.
  *
  * @example
  * ```ts
@@ -50,23 +51,33 @@ export function capToolOutput<T extends AgentTool>(tool: T, options: ToolOutputC
     options.excerptChars ?? DEFAULT_TOOL_OUTPUT_EXCERPT_CHARS,
     maxChars,
   );
+  const capText = async (text: string): Promise<string> => {
+    const excerpt = text.slice(0, excerptChars);
+    let note: string;
+    try {
+      const handle = await options.store.save(text);
+      const next = JSON.stringify({ handle, offset: excerpt.length, limit: maxChars });
+      note = `[Output truncated: characters 0-${excerpt.length} of ${text.length} are shown. The full output is stored as ${handle}; read on with ${READ_TOOL_OUTPUT_TOOL_NAME} ${next}.]`;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      note = `[Output cut to ${excerpt.length} of ${text.length} characters; the rest could not be stored (${reason}).]`;
+    }
+    return `${excerpt}\n\n${note}`;
+  };
   return {
     ...tool,
     async execute(args, context) {
-      const output = await tool.execute(args, context);
-      if (textLength(output) <= maxChars) return output;
-      const text = fullText(output);
-      const excerpt = text.slice(0, excerptChars);
-      let note: string;
+      let output: ToolOutput;
       try {
-        const handle = await options.store.save(text);
-        const next = JSON.stringify({ handle, offset: excerpt.length, limit: maxChars });
-        note = `[Output truncated: characters 0-${excerpt.length} of ${text.length} are shown. The full output is stored as ${handle}; read on with ${READ_TOOL_OUTPUT_TOOL_NAME} ${next}.]`;
+        output = await tool.execute(args, context);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        note = `[Output cut to ${excerpt.length} of ${text.length} characters; the rest could not be stored (${reason}).]`;
+        // a failure's message reaches the model too, so an oversize one is capped alike
+        const message = error instanceof Error ? error.message : String(error);
+        if (message.length <= maxChars) throw error;
+        throw new Error(await capText(message), { cause: error });
       }
-      const capped = `${excerpt}\n\n${note}`;
+      if (textLength(output) <= maxChars) return output;
+      const capped = await capText(fullText(output));
       if (typeof output === "string") return capped;
       const images = output.filter((part): part is ImagePart => part.type === "image");
       return [{ type: "text", text: capped }, ...images];

@@ -80,6 +80,33 @@ describe("capToolOutput", () => {
     expect(outcome.text).toMatch(/^a{10}\n\n\[Output truncated: characters 0-10 of 161 /);
   });
 
+  it("caps an oversize error message the same way, leaving short ones alone", async () => {
+    const store = new ToolOutputStore({ dir });
+    const failing = (message: string) =>
+      capToolOutput(
+        defineTool({
+          name: "failing",
+          description: "Throws",
+          parameters: z.object({}),
+          execute: () => {
+            throw new Error(message);
+          },
+        }),
+        { store, maxChars: 100, excerptChars: 10 },
+      );
+    expect(await call(failing("short"))).toMatchObject({
+      isError: true,
+      text: "Tool failing failed: short",
+    });
+    const long = await call(failing(digits(500)));
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(
+      /^Tool failing failed: 0123456789\n\n\[Output truncated: characters 0-10 of 500 are shown\. The full output is stored as out_[0-9a-f]{16};/,
+    );
+    const [file] = await readdir(dir);
+    expect(await readFile(join(dir, `${file}`), "utf8")).toBe(digits(500));
+  });
+
   it("cuts the output and says why when the store cannot write", async () => {
     const file = join(dir, "not-a-directory");
     await writeFile(file, "");
