@@ -64,6 +64,19 @@ export const scenarioToolSchema = z
   })
   .strict();
 
+/**
+ * An MCP server the harness starts over stdio (its scripted MCP server), whose tools the
+ * agent reaches through the real MCP client as `<name>_<tool>`.
+ */
+export const scenarioMcpServerSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Timeout of each call to this server's tools. */
+    timeoutMs: z.number().int().positive().optional(),
+    tools: z.array(scenarioToolSchema).min(1),
+  })
+  .strict();
+
 /** Loop limits and waits handed to `AgentSession`. */
 export const agentLimitsSchema = z
   .object({
@@ -92,6 +105,8 @@ export const agentConfigSchema = z
     targets: z.array(agentTargetSchema).min(1),
     system: z.string().optional(),
     tools: z.array(scenarioToolSchema).default([]),
+    /** MCP servers over stdio; their tools are added after the local ones. */
+    mcpServers: z.array(scenarioMcpServerSchema).default([]),
     /** Inline stream rules (the `@arbor/ttsr` rule format); none means no TTSR manager. */
     rules: z.array(z.record(z.string(), z.unknown())).default([]),
     ttsr: ttsrOptionsSchema.default({}),
@@ -249,6 +264,8 @@ export type AgentScenario = z.output<typeof agentScenarioSchema>;
 export type AgentScenarioInput = z.input<typeof agentScenarioSchema>;
 /** One declared tool of an agent scenario. */
 export type ScenarioTool = z.output<typeof scenarioToolSchema>;
+/** One MCP server of an agent scenario. */
+export type ScenarioMcpServer = z.output<typeof scenarioMcpServerSchema>;
 /** One model target of an agent scenario. */
 export type AgentTarget = z.output<typeof agentTargetSchema>;
 /** Expected fields of a result object. */

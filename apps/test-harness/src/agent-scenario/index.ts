@@ -10,11 +10,13 @@ export {
   type ExpectedResult,
   type ExpectedTree,
   expectedTreeSchema,
+  type ScenarioMcpServer,
   type ScenarioTool,
   scenarioToolSchema,
 } from "./agent-scenario-schema.js";
 export { checkAgentExpectations } from "./check-agent-expectations.js";
 export { type AgentObservation, runAgentScenario } from "./run-agent-scenario.js";
+export { connectScenarioMcpServers, scriptedMcpServerPath } from "./scenario-mcp.js";
 export { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
 export { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
 export { entryLabel, summarizeTree, type TreeSummary } from "./tree-summary.js";

@@ -8,10 +8,12 @@ import {
   type AgentResult,
   AgentSession,
   type AgentSessionOptions,
+  type AgentTool,
 } from "@arbor/turn-runner";
 import type { ScenarioResult } from "../scenario/run-scenario.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";
 import { checkAgentExpectations } from "./check-agent-expectations.js";
+import { connectScenarioMcpServers } from "./scenario-mcp.js";
 import { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
 import { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
 import { summarizeTree, type TreeSummary } from "./tree-summary.js";
@@ -38,6 +40,8 @@ interface Harness {
   scenario: AgentScenario;
   models: ScenarioModels;
   tools: ToolCallLog;
+  /** Tools of the scenario's MCP servers, connected once for the whole scenario. */
+  mcpTools: AgentTool[];
   waits: number[];
   failures: string[];
 }
@@ -70,7 +74,7 @@ function createAgent(harness: Harness, session: Session): AgentSession {
     ...(agent.options as Partial<AgentSessionOptions>),
     targets: harness.models.models.map((model) => ({ model })),
     session,
-    tools: buildScenarioTools(agent.tools, harness.tools),
+    tools: [...buildScenarioTools(agent.tools, harness.tools), ...harness.mcpTools],
     ...(agent.system === undefined ? {} : { systemPrompt: agent.system }),
     ...(ttsr ? { ttsr, projectRoot: "/" } : {}),
     ...agent.limits,
@@ -141,7 +145,21 @@ async function observe(
   const started = performance.now();
   const path = join(dir, "session.jsonl");
   const models = await buildScenarioModels(scenario.agent.targets);
-  const harness: Harness = { scenario, models, tools: new ToolCallLog(), waits: [], failures };
+  const mcp =
+    scenario.agent.mcpServers.length > 0
+      ? await connectScenarioMcpServers(scenario.agent.mcpServers).catch(async (error) => {
+          await models.close();
+          throw error;
+        })
+      : undefined;
+  const harness: Harness = {
+    scenario,
+    models,
+    tools: new ToolCallLog(),
+    mcpTools: mcp?.tools ?? [],
+    waits: [],
+    failures,
+  };
   const results: AgentResult[] = [];
   const events: string[][] = [];
   let session = await openSessionFile(path, { create: true, cwd: "/", durability: "never" });
@@ -175,6 +193,7 @@ async function observe(
     };
   } finally {
     await session.close().catch(() => undefined);
+    await mcp?.close();
     await models.close();
   }
 }
