@@ -56,6 +56,7 @@ const PREFIX_BYTES = 200;
 const messagePrefix =
   /^\{"type":"message","id":"([^"\\]+)","parentId":(null|"[^"\\]+"),"timestamp":"([^"\\]+)",(?:"message":\{"role":"([^"\\]+)")?/;
 const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
 
 /**
  * Checks a parsed line against the entry schemas.
@@ -321,7 +322,9 @@ function lineReader(buffer: Buffer): LineReader {
     return {
       length: whole.length,
       indexOfNewline: (from) => whole.indexOf("\n", from),
-      isBlank: (start, end) => whole.slice(start, end).trim() === "",
+      // Almost every line starts with "{": only other lines are checked whole.
+      isBlank: (start, end) =>
+        whole.charCodeAt(start) !== OPEN_BRACE && whole.slice(start, end).trim() === "",
       prefix: (start, length) => whole.slice(start, start + length),
       text: (start, end) => whole.slice(start, end),
       raw: (start, end) => whole.slice(start, end),
@@ -332,6 +335,7 @@ function lineReader(buffer: Buffer): LineReader {
     length: buffer.length,
     indexOfNewline: (from) => buffer.indexOf(NEWLINE, from),
     isBlank: (start, end) => {
+      if (buffer[start] === OPEN_BRACE) return false;
       for (let i = start; i < end; i++) {
         const c = buffer[i];
         if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;

@@ -1,5 +1,5 @@
 import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { mkdir, open, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
@@ -39,12 +39,27 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   async read(): Promise<Uint8Array | undefined> {
+    let handle: FileHandle;
     try {
-      const bytes = await readFile(this.location);
-      return bytes.length === 0 ? undefined : bytes;
+      handle = await open(this.location, "r");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
+    }
+    try {
+      // One read of the whole file: `readFile` reads in 512 KiB chunks, a thread-pool round
+      // trip each, which costs more than the read itself for a large session.
+      const { size } = await handle.stat();
+      const bytes = Buffer.allocUnsafe(size);
+      let filled = 0;
+      while (filled < size) {
+        const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === 0 ? undefined : bytes.subarray(0, filled);
+    } finally {
+      await handle.close();
     }
   }
 

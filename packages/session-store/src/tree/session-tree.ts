@@ -17,22 +17,26 @@ export interface SessionTreeNode {
   readonly labelTimestamp?: string;
 }
 
-interface Node {
-  record: EntryRecord;
-  /** The parent in the tree: the record's parent, seen through leaf pointers. */
-  parentId: string | null;
-  children: Node[];
-}
-
 /**
  * The in-memory index of a session: entries by id, children by parent, labels, name and
  * leaf. Read getters keep pi's names. It does no I/O; a {@link Session} feeds it.
+ *
+ * Entries are kept by position in file order, in parallel arrays: opening a long session
+ * adds one record per line and nothing else per entry (no node object, and a children
+ * list only for entries that have children), which keeps the garbage collector's work to
+ * the parsed entries themselves.
  */
 export class SessionTree {
-  private readonly nodes = new Map<string, Node>();
-  private readonly order: Node[] = [];
+  /** Every record in file order (leaf pointers excluded). */
+  private readonly records: EntryRecord[] = [];
+  /** The tree parent of each record: its parent id seen through leaf pointers. */
+  private readonly parentIds: (string | null)[] = [];
+  /** The positions of each record's children in file order; undefined while it has none. */
+  private readonly childPositions: (number[] | undefined)[] = [];
+  /** The position of the record an id names (the later one when an id is reused). */
+  private readonly positions = new Map<string, number>();
   /** Children read before their parent, by the parent id they wait for. */
-  private readonly waiting = new Map<string, Node[]>();
+  private readonly waiting = new Map<string, number[]>();
   private readonly pointers = new Map<string, string | null>();
   private readonly labels = new Map<string, { label: string; timestamp: string }>();
   private sessionName: string | undefined;
@@ -46,47 +50,56 @@ export class SessionTree {
 
   /** Adds a record in file order and moves the leaf to it (or to where a pointer points). */
   add(record: EntryRecord): void {
-    if (record.type === "leaf") {
+    const { id, type } = record;
+    if (type === "leaf") {
       const pointer = materializeRecord(record) as LeafEntry;
       const target =
-        pointer.targetId !== null && this.nodes.has(pointer.targetId) ? pointer.targetId : null;
-      this.pointers.set(record.id, target);
+        pointer.targetId !== null && this.positions.has(pointer.targetId) ? pointer.targetId : null;
+      this.pointers.set(id, target);
       this.leafId = target;
       return;
     }
-    if (this.nodes.has(record.id)) {
+    const position = this.records.length;
+    if (this.positions.has(id)) {
       this.problems.push({
         kind: "duplicate_id",
         line: record.line,
-        message: `line ${record.line} reuses the id "${record.id}"; the later entry wins, as in pi`,
+        message: `line ${record.line} reuses the id "${id}"; the later entry wins, as in pi`,
       });
     }
     let parentId = record.parentId;
-    if (parentId !== null && this.pointers.has(parentId))
+    if (parentId !== null && this.pointers.size > 0 && this.pointers.has(parentId))
       parentId = this.pointers.get(parentId) ?? null;
-    const node: Node = { record, parentId, children: [] };
-    this.nodes.set(record.id, node);
-    this.order.push(node);
-    if (parentId !== null && parentId !== record.id) {
-      const parent = this.nodes.get(parentId);
-      if (parent) parent.children.push(node);
-      else this.waiting.set(parentId, [...(this.waiting.get(parentId) ?? []), node]);
+    this.records.push(record);
+    this.parentIds.push(parentId);
+    this.childPositions.push(undefined);
+    this.positions.set(id, position);
+    if (parentId !== null && parentId !== id) {
+      const parent = this.positions.get(parentId);
+      if (parent !== undefined) this.addChild(parent, position);
+      else {
+        const early = this.waiting.get(parentId);
+        if (early) early.push(position);
+        else this.waiting.set(parentId, [position]);
+      }
     }
-    const early = this.waiting.get(record.id);
-    if (early) {
-      this.waiting.delete(record.id);
-      node.children.push(...early);
+    if (this.waiting.size > 0) {
+      const early = this.waiting.get(id);
+      if (early) {
+        this.waiting.delete(id);
+        for (const child of early) this.addChild(position, child);
+      }
     }
-    this.leafId = record.id;
-    if (record.type === "label") this.applyLabel(this.entryOf(node) as LabelEntry);
-    else if (record.type === "session_info") {
-      this.sessionName = (this.entryOf(node) as SessionInfoEntry).name?.trim() || undefined;
+    this.leafId = id;
+    if (type === "label") this.applyLabel(this.entryAt(position) as LabelEntry);
+    else if (type === "session_info") {
+      this.sessionName = (this.entryAt(position) as SessionInfoEntry).name?.trim() || undefined;
     }
   }
 
   /** Moves the leaf without adding an entry. */
   setLeaf(id: string | null): void {
-    if (id !== null) this.requireNode(id);
+    if (id !== null) this.requirePosition(id);
     this.leafId = id;
   }
 
@@ -109,24 +122,25 @@ export class SessionTree {
   }
 
   getEntry(id: string): SessionEntry | undefined {
-    const node = this.nodes.get(id);
-    return node && this.entryOf(node);
+    const position = this.positions.get(id);
+    return position === undefined ? undefined : this.entryAt(position);
   }
 
   /** Tells whether an id names an entry of the tree. */
   has(id: string): boolean {
-    return this.nodes.has(id);
+    return this.positions.has(id);
   }
 
   /** The number of entries in the tree. */
   get size(): number {
-    return this.order.length;
+    return this.records.length;
   }
 
   /** The direct children of an entry, in file order. O(children). */
   getChildren(parentId: string): SessionEntry[] {
-    const node = this.nodes.get(parentId);
-    return node ? node.children.map((child) => this.entryOf(child)) : [];
+    const position = this.positions.get(parentId);
+    const children = position === undefined ? undefined : this.childPositions[position];
+    return children ? children.map((child) => this.entryAt(child)) : [];
   }
 
   getLabel(id: string): string | undefined {
@@ -140,12 +154,14 @@ export class SessionTree {
 
   /** Every entry of the tree in file order (leaf pointers, which are not entries of the tree, excluded). */
   getEntries(): SessionEntry[] {
-    return this.order.map((node) => this.entryOf(node));
+    return this.records.map((_, position) => this.entryAt(position));
   }
 
   /** Entries in file order, parsed one at a time as the caller goes. */
   *iterateEntries(): IterableIterator<SessionEntry> {
-    for (const node of this.order) yield this.entryOf(node);
+    for (let position = 0; position < this.records.length; position++) {
+      yield this.entryAt(position);
+    }
   }
 
   /**
@@ -155,7 +171,7 @@ export class SessionTree {
   getBranch(fromId?: string | null): SessionEntry[] {
     const startId = fromId === undefined ? this.leafId : fromId;
     if (startId === null) return [];
-    return this.pathNodes(this.requireNode(startId)).map((node) => this.entryOf(node));
+    return this.pathTo(this.requirePosition(startId)).map((position) => this.entryAt(position));
   }
 
   /**
@@ -164,36 +180,42 @@ export class SessionTree {
    * Entries are parsed only when a node's `entry` is read.
    */
   getTree(): SessionTreeNode[] {
-    const toTreeNode = new Map<Node, SessionTreeNode>();
-    const make = (node: Node): SessionTreeNode => {
-      const label = this.labels.get(node.record.id);
+    const treeNodes: (SessionTreeNode | undefined)[] = [];
+    const make = (position: number): SessionTreeNode => {
+      const label = this.labels.get((this.records[position] as EntryRecord).id);
       const tree = this;
       const treeNode: SessionTreeNode = {
         get entry() {
-          return tree.entryOf(node);
+          return tree.entryAt(position);
         },
         children: [],
         ...(label ? { label: label.label, labelTimestamp: label.timestamp } : {}),
       };
-      toTreeNode.set(node, treeNode);
+      treeNodes[position] = treeNode;
       return treeNode;
     };
     const roots: SessionTreeNode[] = [];
-    for (const node of this.order) {
+    const stack: number[] = [];
+    for (let position = 0; position < this.records.length; position++) {
+      const parentId = this.parentIds[position] ?? null;
       const isRoot =
-        node.parentId === null ||
-        node.parentId === node.record.id ||
-        !this.nodes.has(node.parentId);
-      if (isRoot) roots.push(make(node));
+        parentId === null ||
+        parentId === (this.records[position] as EntryRecord).id ||
+        !this.positions.has(parentId);
+      if (isRoot) {
+        roots.push(make(position));
+        stack.push(position);
+      }
     }
-    // Iterative: sessions nest thousands of levels deep.
-    const stack = this.order.filter((node) => toTreeNode.has(node));
+    // Iterative: sessions nest thousands of levels deep. Roots are expanded last first,
+    // as before; the order of expansion does not change the result.
     while (stack.length > 0) {
-      const node = stack.pop() as Node;
-      const treeNode = toTreeNode.get(node) as SessionTreeNode;
-      const sorted = sortByTime(node.children);
-      for (const child of sorted) {
-        if (toTreeNode.has(child)) continue;
+      const position = stack.pop() as number;
+      const treeNode = treeNodes[position] as SessionTreeNode;
+      const children = this.childPositions[position];
+      if (!children) continue;
+      for (const child of this.sortByTime(children)) {
+        if (treeNodes[child]) continue;
         treeNode.children.push(make(child));
         stack.push(child);
       }
@@ -208,43 +230,65 @@ export class SessionTree {
    */
   buildSessionContext(leafId?: string | null): SessionContext {
     const startId = leafId === undefined ? this.leafId : leafId;
-    const nodes = startId === null ? [] : this.pathNodes(this.requireNode(startId));
+    const path = startId === null ? [] : this.pathTo(this.requirePosition(startId));
+    const records = this.records;
     return buildContext({
-      length: nodes.length,
-      type: (i) => (nodes[i] as Node).record.type,
-      id: (i) => (nodes[i] as Node).record.id,
+      length: path.length,
+      type: (i) => (records[path[i] as number] as EntryRecord).type,
+      id: (i) => (records[path[i] as number] as EntryRecord).id,
       role: (i) => {
-        const record = (nodes[i] as Node).record;
+        const record = records[path[i] as number] as EntryRecord;
         return record.entry
           ? (record.entry as { message?: { role?: string } }).message?.role
           : record.role;
       },
-      entry: (i) => this.entryOf(nodes[i] as Node),
+      entry: (i) => this.entryAt(path[i] as number),
     });
   }
 
-  private pathNodes(start: Node): Node[] {
-    const path: Node[] = [];
-    const seen = new Set<Node>();
-    let current: Node | undefined = start;
-    while (current && !seen.has(current)) {
-      seen.add(current);
-      path.push(current);
-      const parentId: string | null = current.parentId;
-      current =
-        parentId === null || parentId === current.record.id ? undefined : this.nodes.get(parentId);
+  /** Positions from the root to `start`, root first; stops at a cycle in a hostile file. */
+  private pathTo(start: number): number[] {
+    const path: number[] = [];
+    for (let position = start as number | undefined; position !== undefined; ) {
+      // Longer than the tree: the parent links loop. Walk again, remembering each step.
+      if (path.length > this.records.length) return this.pathWithCycleCheck(start);
+      path.push(position);
+      position = this.parentPosition(position);
     }
     return path.reverse();
   }
 
-  private requireNode(id: string): Node {
-    const node = this.nodes.get(id);
-    if (!node) throw new EntryNotFoundError(id);
-    return node;
+  private pathWithCycleCheck(start: number): number[] {
+    const seen = new Set<number>();
+    for (let position = start as number | undefined; position !== undefined; ) {
+      if (seen.has(position)) break;
+      seen.add(position);
+      position = this.parentPosition(position);
+    }
+    return [...seen].reverse();
   }
 
-  private entryOf(node: Node): SessionEntry {
-    const record = node.record;
+  private parentPosition(position: number): number | undefined {
+    const parentId = this.parentIds[position] ?? null;
+    return parentId === null || parentId === (this.records[position] as EntryRecord).id
+      ? undefined
+      : this.positions.get(parentId);
+  }
+
+  private addChild(parent: number, child: number): void {
+    const children = this.childPositions[parent];
+    if (children) children.push(child);
+    else this.childPositions[parent] = [child];
+  }
+
+  private requirePosition(id: string): number {
+    const position = this.positions.get(id);
+    if (position === undefined) throw new EntryNotFoundError(id);
+    return position;
+  }
+
+  private entryAt(position: number): SessionEntry {
+    const record = this.records[position] as EntryRecord;
     if (record.entry) return record.entry;
     const entry = materializeRecord(record);
     if (typeof entry !== "string") return entry;
@@ -266,12 +310,16 @@ export class SessionTree {
       this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
     else this.labels.delete(entry.targetId);
   }
-}
 
-function sortByTime(nodes: Node[]): Node[] {
-  if (nodes.length < 2) return nodes;
-  return nodes
-    .map((node, index) => ({ node, index, time: Date.parse(node.record.timestamp) }))
-    .sort((a, b) => a.time - b.time || a.index - b.index)
-    .map(({ node }) => node);
+  /** Children by timestamp, ties in file order. */
+  private sortByTime(children: number[]): number[] {
+    if (children.length < 2) return children;
+    return children
+      .map((position) => ({
+        position,
+        time: Date.parse((this.records[position] as EntryRecord).timestamp),
+      }))
+      .sort((a, b) => a.time - b.time || a.position - b.position)
+      .map(({ position }) => position);
+  }
 }
