@@ -153,12 +153,18 @@ describe("arbor-harness CLI", () => {
     expect(stdout).toMatch(/arbor-harness run <file\|dir>/);
   });
 
-  it("runs a directory, prints a table and exits 0", async () => {
-    const { code, stdout } = await cli(["run", SCENARIO_DIR]);
+  it("runs files of both formats, prints a table and exits 0", async () => {
+    // The shipped scenarios all run above; here one file of each format is enough.
+    const { code, stdout } = await cli([
+      "run",
+      join(SCENARIO_DIR, "openai-text-stream.yaml"),
+      join(SCENARIO_DIR, "agent", "openai-tool-round-trip.yaml"),
+    ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^RESULT\s+SCENARIO\s+CALLS\s+TIME\s+FILE$/m);
     expect(stdout).toMatch(/^PASS\s+OpenAI adapter streams text/m);
-    expect(stdout).toMatch(/\d+ passed, 0 failed/);
+    expect(stdout).toMatch(/^PASS\s+agent runs a tool and answers \(OpenAI adapter\)\s+2\s/m);
+    expect(stdout).toMatch(/2 passed, 0 failed/);
   });
 
   it("exits 1 and lists the failures when a scenario fails", async () => {
