@@ -20,6 +20,7 @@ import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
 import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
 import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
+import type { ToolOutputStore } from "./tool-output/tool-output-store.js";
 import {
   injectQueuedRules,
   persistInterrupt,
@@ -48,6 +49,8 @@ export class AgentSession {
   private readonly options: AgentSessionOptions;
   private readonly pool: TargetPool;
   private readonly tools = new Map<string, AgentTool>();
+  /** Where capped tool output goes (the `toolOutput` option); disposed on `shutdown()`. */
+  private readonly toolOutputStore: ToolOutputStore | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private control: RunControl | undefined;
@@ -63,10 +66,11 @@ export class AgentSession {
     }
     this.options = options;
     this.pool = new TargetPool(options.targets);
-    const tools = options.toolOutput
-      ? applyToolOutputCap(options.tools ?? [], options.toolOutput).tools
-      : (options.tools ?? []);
-    for (const tool of tools) {
+    const capped = options.toolOutput
+      ? applyToolOutputCap(options.tools ?? [], options.toolOutput)
+      : undefined;
+    this.toolOutputStore = capped?.store;
+    for (const tool of capped?.tools ?? options.tools ?? []) {
       if (this.tools.has(tool.name)) {
         throw new TypeError(`two tools are named "${tool.name}"; tool names must be unique`);
       }
@@ -164,6 +168,7 @@ export class AgentSession {
     await this.runResult?.catch(() => undefined);
     await this.appendChain;
     const closing = (this.options.resources ?? []).map(async (resource) => resource.close());
+    if (this.toolOutputStore) closing.push(this.toolOutputStore.dispose());
     if (this.options.ownsSession) closing.push(this.session.close());
     const failures = (await Promise.allSettled(closing)).flatMap((outcome) =>
       outcome.status === "rejected" ? [outcome.reason] : [],
@@ -223,7 +228,7 @@ export class AgentSession {
       return result;
     };
     const hooks = this.extensionHooks;
-    await hooks?.startRun(text, this.options.systemPrompt);
+    await hooks?.startRun(text, this.options.systemPrompt, state.signal);
     if (text !== undefined) {
       const message: AgentMessage = { role: "user", content: text, timestamp: this.now() };
       await (hooks ? hooks.persistMessage(message) : this.append(message));

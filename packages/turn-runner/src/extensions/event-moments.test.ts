@@ -151,4 +151,27 @@ describe("AgentSession with extensions: when each event fires", () => {
     expect(texts).toEqual(["Hell", "Hello th", "Hello there"]);
     expect(seen.at(-1)?.event.type).toBe("message_end");
   });
+
+  it("handlers get the running prompt's signal as ctx.signal, aborted with the prompt", async () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    let abort = () => {};
+    const { agent, model } = await agentWithExtensions({
+      responses: ["never streamed"],
+      extensions: {
+        watcher: (arbor) =>
+          arbor.on("turn_start", (_event, ctx) => {
+            signals.push(ctx.signal);
+            abort();
+          }),
+      },
+    });
+    abort = () => agent.abort();
+
+    const { result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({ success: false, reason: "aborted" });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(model.requests.length).toBeLessThanOrEqual(1);
+  });
 });

@@ -1,4 +1,10 @@
-import type { ExtensionRunner, ModelSelectSource, StreamDelta } from "@arbor/extensions-api";
+import type {
+  ExtensionEvent,
+  ExtensionEventOutcomeMap,
+  ExtensionRunner,
+  ModelSelectSource,
+  StreamDelta,
+} from "@arbor/extensions-api";
 import type { AssistantMessage, ModelEvent, ModelRequest, ToolDefinition } from "@arbor/providers";
 import type { AgentMessage, ModelRef } from "@arbor/session-store";
 import type { TtsrMatch } from "@arbor/ttsr";
@@ -38,6 +44,8 @@ export class ExtensionHooks {
   private turn: TurnRecord = { message: undefined, toolResults: [] };
   private assistantStarted = false;
   private lastModel: ModelRef | null = null;
+  /** The running prompt's signal, handed to handlers as `ctx.signal`. */
+  private runSignal: AbortSignal | undefined;
 
   constructor(
     readonly runner: ExtensionRunner,
@@ -53,7 +61,12 @@ export class ExtensionHooks {
    * runs; the messages its handlers return are stored before the prompt, and a replaced
    * system prompt holds for this run. A run an extension triggered has no prompt.
    */
-  async startRun(prompt: string | undefined, systemPrompt: string | undefined): Promise<void> {
+  async startRun(
+    prompt: string | undefined,
+    systemPrompt: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    this.runSignal = signal;
     this.runSystemPrompt = systemPrompt;
     await this.host.deliver(
       "steer",
@@ -61,7 +74,7 @@ export class ExtensionHooks {
       ...(prompt === undefined ? [] : ["nextTurn" as const]),
     );
     if (prompt === undefined) return;
-    const outcome = await this.runner.emit({
+    const outcome = await this.emit({
       type: "before_agent_start",
       prompt,
       systemPrompt: systemPrompt ?? "",
@@ -83,13 +96,13 @@ export class ExtensionHooks {
   /** `turn_start`, before the turn's first model call. */
   async turnStart(turnIndex: number): Promise<void> {
     this.turn = { message: undefined, toolResults: [] };
-    await this.runner.emit({ type: "turn_start", turnIndex, timestamp: this.agent.now() });
+    await this.emit({ type: "turn_start", turnIndex, timestamp: this.agent.now() });
   }
 
   /** `context`: the messages for one model call, possibly replaced for this call only. */
   async context(messages: AgentMessage[]): Promise<AgentMessage[]> {
     if (!this.runner.hasHandlers("context")) return messages;
-    const outcome = await this.runner.emit({ type: "context", messages });
+    const outcome = await this.emit({ type: "context", messages });
     return outcome.messages;
   }
 
@@ -114,7 +127,7 @@ export class ExtensionHooks {
     if (previous && (previous.provider !== model.provider || previous.modelId !== model.modelId))
       await this.selectModel(model, previous, "failover");
     const { signal: _signal, ...described } = request;
-    await this.runner.emit({
+    await this.emit({
       type: "before_provider_request",
       model,
       turnIndex,
@@ -129,7 +142,7 @@ export class ExtensionHooks {
     source: ModelSelectSource,
   ): Promise<void> {
     this.lastModel = model;
-    await this.runner.emit({ type: "model_select", model, previousModel, source });
+    await this.emit({ type: "model_select", model, previousModel, source });
   }
 
   /**
@@ -139,17 +152,17 @@ export class ExtensionHooks {
   async streamEvent(event: ModelEvent, content: () => AssistantMessage["content"]): Promise<void> {
     if (!this.assistantStarted) {
       this.assistantStarted = true;
-      await this.runner.emit({ type: "message_start", message: this.partial(content()) });
+      await this.emit({ type: "message_start", message: this.partial(content()) });
     }
     if (!this.runner.hasHandlers("message_update")) return;
     const delta = event as unknown as StreamDelta;
-    await this.runner.emit({ type: "message_update", message: this.partial(content()), delta });
+    await this.emit({ type: "message_update", message: this.partial(content()), delta });
   }
 
   /** `message_end` for an answer the agent stored. */
   async assistantStored(message: AgentMessage, entryId: string): Promise<void> {
     this.turn.message = message;
-    await this.runner.emit({ type: "message_end", message, entryId });
+    await this.emit({ type: "message_end", message, entryId });
   }
 
   /** Runs a tool call through `tool_call` and `tool_result`; see {@link runToolCallWithExtensions}. */
@@ -161,7 +174,7 @@ export class ExtensionHooks {
   async ttsrTriggered(turnIndex: number, matches: readonly TtsrMatch[]): Promise<void> {
     const first = matches[0];
     if (!first) return;
-    await this.runner.emit({
+    await this.emit({
       type: "ttsr_triggered",
       turnIndex,
       rules: matches.map((match) => match.rule.name),
@@ -172,7 +185,7 @@ export class ExtensionHooks {
   /** `turn_end`, once the turn's answer and tool results are stored (or the turn failed). */
   async turnEnd(turnIndex: number): Promise<void> {
     const { message, toolResults } = this.turn;
-    await this.runner.emit({
+    await this.emit({
       type: "turn_end",
       turnIndex,
       message: message ?? { role: "assistant", content: [], stopReason: "error" },
@@ -192,11 +205,17 @@ export class ExtensionHooks {
   }
 
   private async announce(message: AgentMessage, store: () => Promise<string>): Promise<string> {
-    await this.runner.emit({ type: "message_start", message });
+    await this.emit({ type: "message_start", message });
     const entryId = await store();
     if (message.role === "toolResult") this.turn.toolResults.push(message);
-    await this.runner.emit({ type: "message_end", message, entryId });
+    await this.emit({ type: "message_end", message, entryId });
     return entryId;
+  }
+
+  /** Emits with the running prompt's signal, so handlers can stop when it is aborted. */
+  private emit<E extends ExtensionEvent>(event: E): Promise<ExtensionEventOutcomeMap[E["type"]]> {
+    const signal = this.agent.running ? this.runSignal : undefined;
+    return this.runner.emit(event, signal ? { signal } : {});
   }
 
   private partial(content: AssistantMessage["content"]): AgentMessage {

@@ -114,6 +114,33 @@ describe("AgentSession with toolOutput", () => {
     });
   });
 
+  it("keeps stored output in a temporary directory of its own until shutdown", async () => {
+    const session = await memorySession();
+    const model = scripted("alpha", [
+      { blocks: [{ type: "toolCall", id: "c1", name: "big", arguments: {} }] },
+      "Seen.",
+    ]);
+    const previousTmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = dir; // os.tmpdir() reads it, so the session's directory lands here
+    try {
+      const agent = new AgentSession({
+        targets: [{ model }],
+        session,
+        tools: [bigTool],
+        toolOutput: { maxChars: 100 },
+      });
+      await drain(agent.prompt("Go"));
+      const [own] = await readdir(dir);
+      expect(own).toMatch(/^arbor-tool-output-/);
+      expect(await readdir(join(dir, `${own}`))).toEqual([expect.stringMatching(/^out_.*\.txt$/)]);
+      await agent.shutdown();
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      if (previousTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmpdir;
+    }
+  });
+
   it("leaves short results alone, and adds no tools to a session without tools", async () => {
     const session = await memorySession();
     const model = scripted("alpha", [
