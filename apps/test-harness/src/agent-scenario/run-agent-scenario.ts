@@ -137,6 +137,15 @@ async function runPrompt(
   }
 }
 
+/** Shuts an agent down (its tool output store, for one); the session stays open. */
+async function release(agent: AgentSession, failures: string[]): Promise<void> {
+  try {
+    await agent.shutdown();
+  } catch (error) {
+    failures.push(`shutdown() rejected: ${(error as Error).message}`);
+  }
+}
+
 async function observe(
   scenario: AgentScenario,
   dir: string,
@@ -167,6 +176,7 @@ async function observe(
     let agent = createAgent(harness, session);
     for (const prompt of scenario.prompts) {
       if (prompt.reloadBefore) {
+        await release(agent, failures);
         await session.close();
         session = await openSessionFile(path, { durability: "never" });
         agent = createAgent(harness, session);
@@ -175,6 +185,7 @@ async function observe(
       if (outcome.result) results.push(outcome.result);
       events.push(outcome.events);
     }
+    await release(agent, failures);
     const inMemory = summarizeTree(session);
     await session.close();
     session = await openSessionFile(path, { readOnly: true });
