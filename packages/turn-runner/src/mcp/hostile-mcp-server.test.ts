@@ -4,6 +4,7 @@ import { stdioFixture } from "../../test/mcp-fixtures.js";
 import { runToolCall, toolDefinitions } from "../agent-tool.js";
 import { connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
 import { MAX_DESCRIPTION_CHARS } from "./mcp-agent-tools.js";
+import { McpServerStartError } from "./mcp-errors.js";
 import { MODEL_TOOL_NAME_PATTERN, modelToolNames } from "./tool-names.js";
 
 describe("a server listing hostile names and schemas", () => {
@@ -69,6 +70,19 @@ describe("a server listing hostile names and schemas", () => {
     const wrong = await run([1, "a"]);
     expect(wrong.isError).toBe(true);
     expect(wrong.content[0]).toMatchObject({ text: expect.stringContaining("must be string") });
+  });
+});
+
+describe("a server whose listing breaks the MCP schema", () => {
+  it("fails to start with what was wrong", async () => {
+    const config = stdioFixture("hostile-server.mjs", { name: "strict" });
+    if (config.transport.type === "stdio") config.transport.args?.push("--non-object-schema");
+    const error = await connectMcpServer(config).catch((caught: unknown) => caught);
+    expect(McpServerStartError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^MCP server "strict" \(command ".*"\) failed to start: /,
+    );
+    expect((error as Error).message).toContain("inputSchema");
   });
 });
 
