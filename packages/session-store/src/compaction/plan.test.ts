@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../format/entries.js";
 import { buildContextFromPath } from "../tree/session-context.js";
@@ -117,5 +118,68 @@ describe("planCompaction", () => {
       } as SessionEntry,
     ];
     expect(planCompaction(compacted, { keepRecentTokens: 0 })).toBeUndefined();
+  });
+});
+
+describe("planCompaction properties", () => {
+  type Step = { kind: "user" | "text" | "tools"; size: number };
+  const stepArb: fc.Arbitrary<Step> = fc.record({
+    kind: fc.constantFrom("user", "text", "tools") as fc.Arbitrary<Step["kind"]>,
+    size: fc.integer({ min: 0, max: 300 }),
+  });
+
+  it("leaves a context whose tool results all follow their calls, repeatedly", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(stepArb, { maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 800 }),
+        (rounds, keepRecentTokens) => {
+          const path: SessionEntry[] = [];
+          let n = 0;
+          const add = (entry: Record<string, unknown>) => {
+            const id = `x${n++}`;
+            path.push({
+              ...entry,
+              id,
+              parentId: path.at(-1)?.id ?? null,
+              timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+            } as SessionEntry);
+          };
+          for (const steps of rounds) {
+            for (const step of steps) {
+              if (step.kind === "user")
+                add({ type: "message", message: user("u".repeat(step.size)) });
+              else if (step.kind === "text") {
+                add({ type: "message", message: assistant("a".repeat(step.size)) });
+              } else {
+                const id = `c${n}`;
+                add({ type: "message", message: assistant("", [[id, "read", { path: id }]]) });
+                add({ type: "message", message: toolResult(id, "read", "r".repeat(step.size)) });
+              }
+            }
+            const plan = planCompaction(path, { keepRecentTokens });
+            if (!plan) continue;
+            add({
+              type: "compaction",
+              summary: `s${n}`,
+              firstKeptEntryId: plan.firstKeptEntryId,
+              tokensBefore: plan.tokensBefore,
+            });
+            const messages = buildContextFromPath(path).messages;
+            expect(messages[0]).toMatchObject({ role: "compactionSummary", summary: `s${n - 1}` });
+            const calls = new Set<string>();
+            for (const message of messages) {
+              if (message.role === "assistant" && Array.isArray(message.content)) {
+                for (const block of message.content) calls.add(String(block.id));
+              }
+              if (message.role === "toolResult") {
+                expect(calls.has(String(message.toolCallId))).toBe(true);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
