@@ -38,18 +38,26 @@ export function ChatApp({ controller, cwd, listSessions, openSession }: ChatAppP
 
   useEffect(() => () => clearTimeout(quitTimer.current), []);
 
+  // Read through refs and the controller, not render-time values: keys can arrive faster
+  // than React re-renders.
+  const quitArmedAt = useRef(0);
+  const viewRef = useRef(view);
+  viewRef.current = view;
   useInput((input, key) => {
     if (key.ctrl && input === "c") {
-      if (quitArmed) {
+      if (Date.now() - quitArmedAt.current < QUIT_WINDOW_MS) {
         exit();
         return;
       }
+      quitArmedAt.current = Date.now();
       setQuitArmed(true);
       clearTimeout(quitTimer.current);
       quitTimer.current = setTimeout(() => setQuitArmed(false), QUIT_WINDOW_MS);
       return;
     }
-    if (key.escape && view.name === "chat" && state.running) controller.abort();
+    if (key.escape && viewRef.current.name === "chat" && controller.getState().running) {
+      controller.abort();
+    }
   });
 
   const submit = useCallback(
@@ -64,7 +72,8 @@ export function ChatApp({ controller, cwd, listSessions, openSession }: ChatAppP
         });
         return;
       }
-      if (state.running || state.busy) {
+      const now = controller.getState();
+      if (now.running || now.busy) {
         controller.notify(
           "An answer is still running; wait for it or press Esc to abort it.",
           "warning",
@@ -73,7 +82,7 @@ export function ChatApp({ controller, cwd, listSessions, openSession }: ChatAppP
       }
       void controller.send(text);
     },
-    [controller, cwd, exit, listSessions, state.running, state.busy],
+    [controller, cwd, exit, listSessions],
   );
 
   const chooseEntry = useCallback(

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useReducer, useRef } from "react";
 
 /** Props of {@link PromptInput}. */
 export interface PromptInputProps {
@@ -13,9 +13,18 @@ export interface PromptInputProps {
   placeholder?: string;
 }
 
+interface EditorState {
+  value: string;
+  /** An index into the history; `history.length` means the line being written. */
+  historyIndex: number;
+  /** The line being written, kept while the history is shown. */
+  draft: string;
+}
+
 /**
  * The prompt editor: Enter sends, a line ending in `\` (or Alt+Enter) continues on a new
- * line, ↑ and ↓ walk the history, Backspace deletes.
+ * line, ↑ and ↓ walk the history, Backspace deletes. Its state lives in a ref so keys that
+ * arrive faster than React re-renders all see the latest text.
  */
 export function PromptInput({
   onSubmit,
@@ -24,47 +33,55 @@ export function PromptInput({
   initialValue,
   placeholder,
 }: PromptInputProps) {
-  const [value, setValue] = useState(initialValue ?? "");
-  // history.length means "the line being written", not a history entry.
-  const [historyIndex, setHistoryIndex] = useState(history.length);
-  const [draft, setDraft] = useState("");
+  const editor = useRef<EditorState>({
+    value: initialValue ?? "",
+    historyIndex: history.length,
+    draft: "",
+  });
+  const props = useRef({ onSubmit, history });
+  props.current = { onSubmit, history };
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
 
+  const set = (change: Partial<EditorState>) => {
+    editor.current = { ...editor.current, ...change };
+    rerender();
+  };
   const submitText = (raw: string) => {
     const text = raw.trim();
     if (!text) return;
-    onSubmit(text);
-    setValue("");
-    setDraft("");
-    setHistoryIndex(history.length + 1);
+    // The submitted line joins the history, so "the line being written" is one further on.
+    set({ value: "", draft: "", historyIndex: props.current.history.length + 1 });
+    props.current.onSubmit(text);
   };
 
   useInput(
     (input, key) => {
+      const { value, historyIndex, draft } = editor.current;
+      const past = props.current.history;
       if (key.return) {
         if (key.meta || value.endsWith("\\")) {
-          setValue((current) => `${current.endsWith("\\") ? current.slice(0, -1) : current}\n`);
-          return;
-        }
-        submitText(value);
+          set({ value: `${value.endsWith("\\") ? value.slice(0, -1) : value}\n` });
+        } else submitText(value);
         return;
       }
       if (key.upArrow) {
-        if (historyIndex === 0 || history.length === 0) return;
-        if (historyIndex >= history.length) setDraft(value);
-        const next = Math.min(historyIndex, history.length) - 1;
-        setHistoryIndex(next);
-        setValue(history[next] ?? "");
+        const current = Math.min(historyIndex, past.length);
+        if (current === 0) return;
+        set({
+          historyIndex: current - 1,
+          value: past[current - 1] ?? "",
+          draft: current >= past.length ? value : draft,
+        });
         return;
       }
       if (key.downArrow) {
-        if (historyIndex >= history.length) return;
+        if (historyIndex >= past.length) return;
         const next = historyIndex + 1;
-        setHistoryIndex(next);
-        setValue(next >= history.length ? draft : (history[next] ?? ""));
+        set({ historyIndex: next, value: next >= past.length ? draft : (past[next] ?? "") });
         return;
       }
       if (key.backspace || key.delete) {
-        setValue((current) => current.slice(0, -1));
+        set({ value: value.slice(0, -1) });
         return;
       }
       if (key.ctrl || key.meta || key.escape || key.tab || key.leftArrow || key.rightArrow) return;
@@ -78,11 +95,12 @@ export function PromptInput({
         submitText(value + body.slice(0, -1));
         return;
       }
-      setValue((current) => current + body.replace(/\r/gu, "\n"));
+      set({ value: value + body.replace(/\r/gu, "\n") });
     },
     { isActive: active },
   );
 
+  const { value } = editor.current;
   const lines = value.split("\n");
   return (
     <Box flexDirection="column">

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useMemo, useState } from "react";
+import { useReducer, useRef } from "react";
 import type { TreeLine } from "../tree-lines.js";
 
 /** Which entries the tree shows. */
@@ -23,6 +23,14 @@ export function filterTreeLines(
   });
 }
 
+interface TreeNavigation {
+  query: string;
+  filter: TreeFilter;
+  cursor: number;
+  /** The entry picked with Enter, waiting for "go" or "go and summarize". */
+  chosen: TreeLine | undefined;
+}
+
 /** Props of {@link TreeView}. */
 export interface TreeViewProps {
   lines: readonly TreeLine[];
@@ -38,47 +46,54 @@ export interface TreeViewProps {
  * branch left), Esc leaves. `▶` marks the leaf, `•` the active path.
  */
 export function TreeView({ lines, onSelect, onCancel, height = 14 }: TreeViewProps) {
-  const [query, setQuery] = useState("");
-  const [filter, setFilter] = useState<TreeFilter>("all");
-  const shown = useMemo(() => filterTreeLines(lines, query, filter), [lines, query, filter]);
-  const [cursor, setCursor] = useState(() =>
-    Math.max(
+  // Kept in a ref so keys arriving faster than re-renders all act on the latest state.
+  const nav = useRef<TreeNavigation>({
+    query: "",
+    filter: "all",
+    cursor: Math.max(
       0,
       lines.findIndex((line) => line.leaf),
     ),
-  );
-  const [chosen, setChosen] = useState<TreeLine | undefined>(undefined);
-  const index = Math.min(cursor, Math.max(0, shown.length - 1));
+    chosen: undefined,
+  });
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const set = (change: Partial<TreeNavigation>) => {
+    nav.current = { ...nav.current, ...change };
+    rerender();
+  };
+  const visible = () => filterTreeLines(lines, nav.current.query, nav.current.filter);
 
   useInput((input, key) => {
+    const { chosen, cursor, filter, query } = nav.current;
+    const shownNow = visible();
+    const at = Math.min(cursor, Math.max(0, shownNow.length - 1));
     if (chosen) {
-      if (key.escape) setChosen(undefined);
+      if (key.escape) set({ chosen: undefined });
       else if (key.return) onSelect(chosen.id, false);
       else if (input === "s") onSelect(chosen.id, true);
       return;
     }
     if (key.escape) return onCancel();
-    if (key.upArrow) return setCursor(Math.max(0, index - 1));
-    if (key.downArrow) return setCursor(Math.min(shown.length - 1, index + 1));
+    if (key.upArrow) return set({ cursor: Math.max(0, at - 1) });
+    if (key.downArrow) return set({ cursor: Math.min(shownNow.length - 1, at + 1) });
     if (key.tab) {
-      setFilter((current) => FILTERS[(FILTERS.indexOf(current) + 1) % FILTERS.length] ?? "all");
-      return setCursor(0);
+      return set({
+        filter: FILTERS[(FILTERS.indexOf(filter) + 1) % FILTERS.length] ?? "all",
+        cursor: 0,
+      });
     }
     if (key.return) {
-      const line = shown[index];
-      if (line) setChosen(line);
+      const line = shownNow[at];
+      if (line) set({ chosen: line });
       return;
     }
-    if (key.backspace || key.delete) {
-      setQuery((current) => current.slice(0, -1));
-      return setCursor(0);
-    }
-    if (input && !key.ctrl && !key.meta) {
-      setQuery((current) => current + input);
-      setCursor(0);
-    }
+    if (key.backspace || key.delete) return set({ query: query.slice(0, -1), cursor: 0 });
+    if (input && !key.ctrl && !key.meta) set({ query: query + input, cursor: 0 });
   });
 
+  const { query, filter, chosen } = nav.current;
+  const shown = visible();
+  const index = Math.min(nav.current.cursor, Math.max(0, shown.length - 1));
   const start = Math.max(0, Math.min(index - Math.floor(height / 2), shown.length - height));
   const window = shown.slice(start, start + height);
   return (
