@@ -157,7 +157,7 @@ async function listAllTools(client: Client, options: { timeout: number }): Promi
   throw new Error(`tools/list returned more than ${MAX_TOOL_PAGES} pages`);
 }
 
-/** Why a start failed, in words: a missing command or an HTTP status is named as such. */
+/** Why a start failed, in words: a missing command, an HTTP status or a bad answer is named. */
 function startFailureReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
@@ -165,5 +165,17 @@ function startFailureReason(error: unknown): string {
   if (code === "EACCES") return `the command is not executable (${message})`;
   // the SDK's HTTP errors carry the response status as a number
   if (typeof code === "number" && code >= 100 && code < 600) return `HTTP ${code}, ${message}`;
-  return message;
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues)) {
+    const described = issues
+      .slice(0, 5)
+      .map((issue: { path?: unknown[]; message?: string }) => {
+        const path = (issue.path ?? []).join(".");
+        return path === "" ? `${issue.message}` : `${path}: ${issue.message}`;
+      })
+      .join("; ");
+    return `its answer breaks the MCP schema (${described})`;
+  }
+  const causeCode = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof causeCode === "string" ? `${message} (${causeCode})` : message;
 }

@@ -82,7 +82,9 @@ describe("a server whose listing breaks the MCP schema", () => {
     expect((error as Error).message).toMatch(
       /^MCP server "strict" \(command ".*"\) failed to start: /,
     );
-    expect((error as Error).message).toContain("inputSchema");
+    expect((error as Error).message).toContain(
+      'failed to start: its answer breaks the MCP schema (tools.8.inputSchema.type: Invalid input: expected "object")',
+    );
   });
 });
 

@@ -120,4 +120,19 @@ describe("connectMcpServer over streamable HTTP", () => {
     expect((error as Error).message).toContain(`MCP server "unauthorised" (URL ${url})`);
     expect((error as Error).message).toContain("failed to start: HTTP 401");
   });
+
+  it("names a refused connection", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await connectMcpServer({
+      name: "down",
+      transport: { type: "http", url: `http://127.0.0.1:${port}/mcp` },
+    }).catch((caught: unknown) => caught);
+    expect(McpServerStartError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `MCP server "down" (URL http://127.0.0.1:${port}/mcp) failed to start: fetch failed (ECONNREFUSED)`,
+    );
+  });
 });
