@@ -96,7 +96,8 @@ export async function streamAttempt(input: AttemptInput, state: RunState): Promi
       }
       const event = next.value;
       builder.apply(event);
-      await input.onStreamEvent?.(event, () => builder.content());
+      // Without extensions no await is added per delta.
+      if (input.onStreamEvent) await input.onStreamEvent(event, () => builder.content());
       let matches: TtsrMatch[] = [];
       switch (event.type) {
         case "text_delta":
