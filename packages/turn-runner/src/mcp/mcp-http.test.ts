@@ -111,6 +111,28 @@ describe("connectMcpServer over streamable HTTP", () => {
     expect((await run(remote, "remote_shout", { text: "again" })).isError).toBe(false);
   });
 
+  it("ends a call whose connection drops at its timeout, and the next call works", async () => {
+    const patient = await connectMcpServer({
+      name: "patient",
+      transport: { type: "http", url, headers: { authorization: TOKEN } },
+      timeoutMs: 1_000,
+    });
+    try {
+      const pending = run(patient, "patient_hang");
+      setTimeout(() => http.closeAllConnections(), 100);
+      expect(await pending).toEqual({
+        content: [{ type: "text", text: "Tool patient_hang timed out after 1000 ms." }],
+        isError: true,
+      });
+      expect(await run(patient, "patient_shout", { text: "back" })).toEqual({
+        content: [{ type: "text", text: "BACK" }],
+        isError: false,
+      });
+    } finally {
+      await patient.close();
+    }
+  });
+
   it("fails to start with the URL and the status when the server refuses", async () => {
     const error = await connectMcpServer({
       name: "unauthorised",
