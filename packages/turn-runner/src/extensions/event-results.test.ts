@@ -170,6 +170,33 @@ describe("AgentSession with extensions: return values change what happens", () =
     });
   });
 
+  it("tool_result: can turn a success into an error the model is told about", async () => {
+    const { agent, session, model } = await agentWithExtensions({
+      responses: [
+        { blocks: [{ type: "toolCall", id: "c1", name: "add", arguments: { a: 1, b: 1 } }] },
+        "Hmm",
+      ],
+      tools: [
+        defineTool({
+          name: "add",
+          description: "Adds",
+          parameters: z.object({ a: z.number(), b: z.number() }),
+          execute: ({ a, b }) => String(a + b),
+        }),
+      ],
+      extensions: {
+        strict: (arbor) =>
+          arbor.on("tool_result", () => ({
+            isError: true,
+            content: [{ type: "text", text: "results of add are not trusted today" }],
+          })),
+      },
+    });
+    await drain(agent.prompt("1 + 1?"));
+    expect(messageOf(session, "e3")).toMatchObject({ isError: true });
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: "toolResult", isError: true });
+  });
+
   it("registerTool: the model is offered the extension's tool and its result is stored with details", async () => {
     const { agent, session, model } = await agentWithExtensions({
       responses: [
