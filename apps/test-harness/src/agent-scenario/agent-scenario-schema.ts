@@ -1,4 +1,4 @@
-import { usageSchema } from "@arbor/providers";
+import { imagePartSchema, REASONING_LEVELS, usageSchema } from "@arbor/providers";
 import { scriptedResponseSchema } from "@arbor/providers/test";
 import { z } from "zod";
 
@@ -137,14 +137,29 @@ export const promptActionSchema = z
     message: "an action needs afterEvents or afterMs",
   });
 
-/** One prompt of the scenario; a bare string is shorthand for `{ text }`. */
+/**
+ * One prompt of the scenario; a bare string is shorthand for `{ text }`. What is done
+ * before it runs, in this order: reload, navigate, fork, set the model, set the thinking level.
+ */
 export const scenarioPromptSchema = z.union([
-  z.string().transform((text) => ({ text, reloadBefore: false, actions: [] })),
+  z.string().transform((text) => ({ text, reloadBefore: false, actions: [], images: [] })),
   z
     .object({
       text: z.string(),
       /** Close the session and reopen it from disk (a new AgentSession and TTSR manager) first. */
       reloadBefore: z.boolean().default(false),
+      /** `navigateTree` to the entry at this index of the active path (negative: from the leaf). */
+      navigateTo: z
+        .object({ pathIndex: z.number().int(), summarize: z.boolean().default(false) })
+        .strict()
+        .optional(),
+      /** `fork` at the entry at this index of the active path; the run continues in the fork. */
+      forkAt: z.number().int().optional(),
+      /** `setModel` to the model of the target at this index. */
+      setModel: z.number().int().nonnegative().optional(),
+      setThinkingLevel: z.enum(REASONING_LEVELS).optional(),
+      /** Images sent with the prompt. */
+      images: z.array(imagePartSchema.omit({ type: true })).default([]),
       actions: z.array(promptActionSchema).default([]),
     })
     .strict(),
@@ -200,6 +215,25 @@ export const expectedTreeSchema = z
   })
   .strict();
 
+/** What a scripted target was sent in one call (only the named fields are compared). */
+export const expectedRequestSchema = z
+  .object({
+    /** Index of the target (scripted targets only). */
+    target: z.number().int().nonnegative().default(0),
+    /** Index of the call to that target; negative counts from the last. */
+    call: z.number().int().default(-1),
+    /** Roles of the request's messages, in order. */
+    roles: z.array(z.string()).optional(),
+    /** Names of the tools offered. */
+    tools: z.array(z.string()).optional(),
+    reasoning: z.enum(REASONING_LEVELS).optional(),
+    /** Image parts in the last message. */
+    images: z.number().int().nonnegative().optional(),
+    /** A substring of the last message's text. */
+    lastMessageContains: z.string().optional(),
+  })
+  .strict();
+
 /** What an agent scenario must produce. */
 export const agentExpectSchema = z
   .object({
@@ -222,6 +256,8 @@ export const agentExpectSchema = z
     toolsFinished: z.array(z.string()).optional(),
     /** The most tool calls running at the same moment. */
     maxConcurrentTools: z.number().int().nonnegative().optional(),
+    /** Requests the scripted targets received. */
+    requests: z.array(expectedRequestSchema).optional(),
     /** Backoff waits the runner asked for, in ms. */
     waits: z.array(z.number().nonnegative()).optional(),
     /** The whole scenario finishes within this many ms of wall time. */
@@ -270,5 +306,7 @@ export type ScenarioMcpServer = z.output<typeof scenarioMcpServerSchema>;
 export type AgentTarget = z.output<typeof agentTargetSchema>;
 /** Expected fields of a result object. */
 export type ExpectedResult = z.output<typeof expectedResultSchema>;
+/** Expected fields of one request to a scripted target. */
+export type ExpectedRequest = z.output<typeof expectedRequestSchema>;
 /** Expected shape of a session tree. */
 export type ExpectedTree = z.output<typeof expectedTreeSchema>;

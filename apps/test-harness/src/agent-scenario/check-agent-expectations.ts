@@ -1,5 +1,10 @@
 import type { AgentResult } from "@arbor/turn-runner";
-import type { AgentScenario, ExpectedResult, ExpectedTree } from "./agent-scenario-schema.js";
+import type {
+  AgentScenario,
+  ExpectedRequest,
+  ExpectedResult,
+  ExpectedTree,
+} from "./agent-scenario-schema.js";
 import type { AgentObservation } from "./run-agent-scenario.js";
 import type { TreeSummary } from "./tree-summary.js";
 
@@ -95,6 +100,58 @@ function checkTree(
   }
 }
 
+function checkRequest(
+  expected: ExpectedRequest,
+  observed: AgentObservation,
+  mismatch: Mismatch,
+  failures: string[],
+): void {
+  const what = `requests[target ${expected.target}, call ${expected.call}]`;
+  const requests = observed.requests(expected.target);
+  if (requests === undefined) {
+    failures.push(`${what}: only scripted targets record their requests`);
+    return;
+  }
+  const request = requests.at(expected.call);
+  if (!request) {
+    failures.push(`${what}: the target received ${requests.length} request(s)`);
+    return;
+  }
+  const last = request.messages.at(-1);
+  if (expected.roles !== undefined) {
+    mismatch(
+      `${what}.roles`,
+      expected.roles,
+      request.messages.map((message) => message.role),
+    );
+  }
+  if (expected.tools !== undefined) {
+    mismatch(
+      `${what}.tools`,
+      expected.tools,
+      (request.tools ?? []).map((tool) => tool.name),
+    );
+  }
+  if (expected.reasoning !== undefined) {
+    mismatch(`${what}.reasoning`, expected.reasoning, request.reasoning);
+  }
+  const parts = typeof last?.content === "string" ? [] : (last?.content ?? []);
+  if (expected.images !== undefined) {
+    const images = parts.filter((part) => part.type === "image").length;
+    mismatch(`${what}.images`, expected.images, images);
+  }
+  if (expected.lastMessageContains !== undefined) {
+    const text =
+      typeof last?.content === "string"
+        ? last.content
+        : parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+    if (!text.includes(expected.lastMessageContains))
+      failures.push(
+        `${what}.lastMessage: expected to contain ${JSON.stringify(expected.lastMessageContains)}, got ${JSON.stringify(text)}`,
+      );
+  }
+}
+
 /** Compares what an agent scenario observed with its `expect`; returns one line per mismatch. */
 export function checkAgentExpectations(
   scenario: AgentScenario,
@@ -141,6 +198,7 @@ export function checkAgentExpectations(
   if (expect.maxConcurrentTools !== undefined) {
     mismatch("maxConcurrentTools", expect.maxConcurrentTools, observed.tools.maxConcurrent);
   }
+  for (const request of expect.requests ?? []) checkRequest(request, observed, mismatch, failures);
   if (expect.waits !== undefined) mismatch("waits", expect.waits, observed.waits);
   if (expect.maxDurationMs !== undefined && observed.durationMs > expect.maxDurationMs) {
     failures.push(

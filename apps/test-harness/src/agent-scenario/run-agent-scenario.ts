@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ModelRequest } from "@arbor/providers";
 import { openSessionFile, type Session } from "@arbor/session-store";
 import { TtsrManager } from "@arbor/ttsr";
 import {
@@ -27,6 +28,8 @@ export interface AgentObservation {
   /** Event types of each prompt, in order. */
   events: string[][];
   calls: number[];
+  /** The requests a scripted target received; undefined for the adapters' targets. */
+  requests(target: number): readonly ModelRequest[] | undefined;
   tools: ToolCallLog;
   waits: number[];
   /** The tree as reopened from the session file after the last prompt. */
@@ -99,12 +102,38 @@ function act(agent: AgentSession, action: Action, failures: string[]): void {
   }
 }
 
+type Prompt = AgentScenario["prompts"][number];
+
+/** Does what a prompt asks for before it runs: navigate, fork, set the model and thinking level. */
+async function prepare(harness: Harness, agent: AgentSession, prompt: Prompt): Promise<void> {
+  if ("navigateTo" in prompt && prompt.navigateTo !== undefined) {
+    const target = agent.session.getBranch().at(prompt.navigateTo.pathIndex);
+    if (!target)
+      throw new Error(`navigateTo: no entry at path index ${prompt.navigateTo.pathIndex}`);
+    await agent.navigateTree(target.id, { summarize: prompt.navigateTo.summarize });
+  }
+  if ("forkAt" in prompt && prompt.forkAt !== undefined) {
+    const target = agent.session.getBranch().at(prompt.forkAt);
+    if (!target) throw new Error(`forkAt: no entry at path index ${prompt.forkAt}`);
+    await agent.fork(target.id);
+  }
+  if ("setModel" in prompt && prompt.setModel !== undefined) {
+    const model = harness.models.models[prompt.setModel];
+    if (!model) throw new Error(`setModel: no target at index ${prompt.setModel}`);
+    await agent.setModel(model);
+  }
+  if ("setThinkingLevel" in prompt && prompt.setThinkingLevel !== undefined) {
+    await agent.setThinkingLevel(prompt.setThinkingLevel);
+  }
+}
+
 async function runPrompt(
   harness: Harness,
   agent: AgentSession,
-  prompt: AgentScenario["prompts"][number],
+  prompt: Prompt,
 ): Promise<{ result: AgentResult | undefined; events: string[] }> {
-  const run = agent.prompt(prompt.text);
+  const images = prompt.images.map((image) => ({ type: "image" as const, ...image }));
+  const run = agent.prompt(prompt.text, images.length > 0 ? images : undefined);
   const events: string[] = [];
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const counters = prompt.actions.map(() => 0);
@@ -152,7 +181,7 @@ async function observe(
   failures: string[],
 ): Promise<AgentObservation> {
   const started = performance.now();
-  const path = join(dir, "session.jsonl");
+  let path = join(dir, "session.jsonl");
   const models = await buildScenarioModels(scenario.agent.targets);
   const mcp =
     scenario.agent.mcpServers.length > 0
@@ -181,6 +210,16 @@ async function observe(
         session = await openSessionFile(path, { durability: "never" });
         agent = createAgent(harness, session);
       }
+      try {
+        await prepare(harness, agent, prompt);
+      } catch (error) {
+        failures.push(`before prompt ${JSON.stringify(prompt.text)}: ${(error as Error).message}`);
+      }
+      if (agent.session !== session) {
+        // A fork: the agent owns the new session and continues there.
+        session = agent.session;
+        path = session.location;
+      }
       const outcome = await runPrompt(harness, agent, prompt);
       if (outcome.result) results.push(outcome.result);
       events.push(outcome.events);
@@ -197,6 +236,7 @@ async function observe(
       results,
       events,
       calls: models.calls(),
+      requests: (target) => models.requests(target),
       tools: harness.tools,
       waits: harness.waits,
       tree,

@@ -1,4 +1,10 @@
-import { findModelInfo, type Model, type ModelInfo, modelInfoSchema } from "@arbor/providers";
+import {
+  findModelInfo,
+  type Model,
+  type ModelInfo,
+  type ModelRequest,
+  modelInfoSchema,
+} from "@arbor/providers";
 import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
 import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { SCRIPTED_MODEL_INFO, ScriptedModel } from "@arbor/providers/test";
@@ -10,6 +16,8 @@ export interface ScenarioModels {
   models: Model[];
   /** Model calls per target so far, in target order. */
   calls(): number[];
+  /** The requests a scripted target received; undefined for the adapters' targets. */
+  requests(target: number): readonly ModelRequest[] | undefined;
   /** Closes the fake servers. */
   close(): Promise<void>;
 }
@@ -41,6 +49,7 @@ export async function buildScenarioModels(
 ): Promise<ScenarioModels> {
   const servers: FakeProviderServer[] = [];
   const counters: Array<() => number> = [];
+  const recorded: Array<readonly ModelRequest[] | undefined> = [];
   const models: Model[] = [];
   try {
     for (const target of targets) {
@@ -48,12 +57,14 @@ export async function buildScenarioModels(
       if (target.provider === "scripted") {
         const model = new ScriptedModel({ responses: target.turns, info });
         counters.push(() => model.requests.length);
+        recorded.push(model.requests);
         models.push(model);
         continue;
       }
       const server = await FakeProviderServer.start({ responses: target.turns });
       servers.push(server);
       counters.push(() => server.requests.length);
+      recorded.push(undefined);
       const common = { model: info, apiKey: "arbor-harness", idleTimeoutMs: target.idleTimeoutMs };
       models.push(
         target.provider === "openai"
@@ -68,6 +79,7 @@ export async function buildScenarioModels(
   return {
     models,
     calls: () => counters.map((count) => count()),
+    requests: (target) => recorded[target],
     close: async () => {
       await Promise.all(servers.map((server) => server.close()));
     },
