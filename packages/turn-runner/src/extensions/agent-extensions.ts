@@ -44,7 +44,8 @@ export class AgentExtensions {
   /**
    * Emits `session_start`: call it once the session is open, before the first prompt.
    * @param reason - `startup` for a fresh process, `resume` for a reopened file, `new`
-   *   after `/new`, `fork` for a fork (pass the session it came from)
+   *   after `/new`, `fork` for a fork (pass the session it came from). On `resume`, the
+   *   model the session's path last used is announced as `model_select` (`restore`).
    */
   async start(reason: SessionStartReason, previousSessionId?: string): Promise<void> {
     this.hooks.runner.bindHost(this.hooks.host);
@@ -54,6 +55,9 @@ export class AgentExtensions {
       sessionId: this.hooks.agent.session.id,
       ...(previousSessionId === undefined ? {} : { previousSessionId }),
     });
+    if (reason !== "resume") return;
+    const restored = this.hooks.agent.session.buildSessionContext().model;
+    if (restored) await this.hooks.selectModel(restored, null, "restore");
   }
 
   /**

@@ -2,6 +2,7 @@ import type {
   ExtensionEvent,
   ExtensionEventOutcomeMap,
   ExtensionRunner,
+  ImageContent,
   ModelSelectSource,
   StreamDelta,
 } from "@arbor/extensions-api";
@@ -65,6 +66,7 @@ export class ExtensionHooks {
     prompt: string | undefined,
     systemPrompt: string | undefined,
     signal?: AbortSignal,
+    images?: readonly ImageContent[],
   ): Promise<void> {
     this.runSignal = signal;
     this.runSystemPrompt = systemPrompt;
@@ -77,6 +79,7 @@ export class ExtensionHooks {
     const outcome = await this.emit({
       type: "before_agent_start",
       prompt,
+      ...(images && images.length > 0 ? { images: images.map((image) => ({ ...image })) } : {}),
       systemPrompt: systemPrompt ?? "",
     });
     if (outcome.systemPrompt !== (systemPrompt ?? "")) this.runSystemPrompt = outcome.systemPrompt;

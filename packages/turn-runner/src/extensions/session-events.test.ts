@@ -166,6 +166,29 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
     ]);
   });
 
+  it("model_select: resuming announces the model the session last used, once", async () => {
+    const first = await agentWithExtensions({ responses: ["Hello"] });
+    await drain(first.agent.prompt("Hi"));
+    const seen: SeenEvent[] = [];
+    const { agent } = await agentWithExtensions({
+      session: first.session,
+      responses: ["Again"],
+      extensions: { recorder: recorder(seen, ["model_select"]) },
+    });
+
+    await agent.extensions?.start("resume");
+    await drain(agent.prompt("Still there?"));
+
+    expect(seen.map(({ event }) => event)).toEqual([
+      {
+        type: "model_select",
+        model: { provider: "alpha", modelId: "alpha-model" },
+        previousModel: null,
+        source: "restore",
+      },
+    ]);
+  });
+
   it("ttsr_triggered: after the interrupt is stored, before the retried request", async () => {
     const seen: SeenEvent[] = [];
     const ttsr = new TtsrManager();
