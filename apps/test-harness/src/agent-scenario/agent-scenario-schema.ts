@@ -260,6 +260,11 @@ export const agentExpectSchema = z
     requests: z.array(expectedRequestSchema).optional(),
     /** Backoff waits the runner asked for, in ms. */
     waits: z.array(z.number().nonnegative()).optional(),
+    /**
+     * The scenario ends with an error whose message contains this text (bad options, a
+     * rejected prompt): what the caller sees. Nothing else is checked then.
+     */
+    throws: z.string().min(1).optional(),
     /** The whole scenario finishes within this many ms of wall time. */
     maxDurationMs: z.number().positive().optional(),
   })

@@ -210,11 +210,7 @@ async function observe(
         session = await openSessionFile(path, { durability: "never" });
         agent = createAgent(harness, session);
       }
-      try {
-        await prepare(harness, agent, prompt);
-      } catch (error) {
-        failures.push(`before prompt ${JSON.stringify(prompt.text)}: ${(error as Error).message}`);
-      }
+      await prepare(harness, agent, prompt);
       if (agent.session !== session) {
         // A fork: the agent owns the new session and continues there.
         session = agent.session;
@@ -267,8 +263,19 @@ export async function runAgentScenario(
     const observation = await observe(scenario, dir, failures);
     calls = observation.calls.reduce((sum, count) => sum + count, 0);
     failures.push(...checkAgentExpectations(scenario, observation));
+    if (scenario.expect.throws !== undefined) {
+      failures.push(
+        `expected an error containing ${JSON.stringify(scenario.expect.throws)}, none was thrown`,
+      );
+    }
   } catch (error) {
-    failures.push(`threw: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    const expected = scenario.expect.throws;
+    if (expected === undefined) failures.push(`threw: ${message}`);
+    else if (!message.includes(expected))
+      failures.push(
+        `threw: expected an error containing ${JSON.stringify(expected)}, got ${JSON.stringify(message)}`,
+      );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

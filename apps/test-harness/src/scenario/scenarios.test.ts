@@ -137,6 +137,11 @@ describe("agent scenario format", () => {
     ]);
   });
 
+  it("fails a scenario that expects an error when none is thrown", async () => {
+    const result = await runScenario(agentScenario({ throws: "boom" }));
+    expect(result.failures).toEqual(['expected an error containing "boom", none was thrown']);
+  });
+
   it("fails a scenario whose model is called more often than scripted", async () => {
     const result = await runScenario(
       agentScenario({ result: { success: true } }, { prompts: ["One", "Two"] }),
