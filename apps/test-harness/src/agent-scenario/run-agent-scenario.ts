@@ -86,19 +86,20 @@ function createAgent(harness: Harness, session: Session): AgentSession {
   return new AgentSession(options);
 }
 
-/** Calls `stop()` / `shutdown()` / `abort()` on the agent; a missing method is a failure. */
+/** Calls `abort()`, `stop()` or `shutdown()` on the running agent. */
 function act(agent: AgentSession, action: Action, failures: string[]): void {
-  const method = (agent as unknown as Record<string, unknown>)[action.action];
-  if (typeof method !== "function") {
-    failures.push(`AgentSession has no ${action.action}() yet`);
-    agent.abort();
-    return;
-  }
-  const outcome: unknown = method.call(agent);
-  if (outcome instanceof Promise) {
-    outcome.catch((error: unknown) =>
-      failures.push(`${action.action}() rejected: ${(error as Error).message}`),
-    );
+  switch (action.action) {
+    case "abort":
+      agent.abort();
+      return;
+    case "stop":
+      agent.stop();
+      return;
+    case "shutdown":
+      agent.shutdown().catch((error: unknown) => {
+        failures.push(`shutdown() rejected: ${(error as Error).message}`);
+      });
+      return;
   }
 }
 
