@@ -4,6 +4,7 @@ import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { ModelTarget } from "./target-pool.js";
 import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
+import type { BranchSummarizer } from "./tree-navigation.js";
 
 /** Something the agent closes on `shutdown()`, such as an MCP connection. */
 export interface AgentResource {
@@ -52,6 +53,11 @@ export interface AgentSessionOptions {
   maxRetryDelayMs?: number;
   maxOutputTokens?: number;
   temperature?: number;
+  /**
+   * Summarizes the branch left by `navigateTree(id, { summarize: true })` into a
+   * `branch_summary` entry; without it, `summarize` throws.
+   */
+  summarizeBranch?: BranchSummarizer;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

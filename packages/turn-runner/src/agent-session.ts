@@ -1,5 +1,16 @@
-import type { ModelRequest } from "@arbor/providers";
-import type { AgentMessage, Session } from "@arbor/session-store";
+import {
+  type ImagePart,
+  type Model,
+  type ModelRequest,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+} from "@arbor/providers";
+import {
+  type AgentMessage,
+  isEntryOfType,
+  type Session,
+  type SessionStorage,
+} from "@arbor/session-store";
 import { abortableSleep } from "./abortable-wait.js";
 import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./agent-events.js";
 import type { AgentSessionOptions } from "./agent-session-options.js";
@@ -15,12 +26,19 @@ import {
   finalTurnInstruction,
 } from "./final-turn.js";
 import { assistantMessage, streamAttempt } from "./model-attempt.js";
+import { checkPromptImages, userMessageContent } from "./prompt-input.js";
 import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
 import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
 import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
 import type { ToolOutputStore } from "./tool-output/tool-output-store.js";
+import {
+  chosenModel,
+  moveLeaf,
+  type NavigateTreeOptions,
+  type TreeNavigation,
+} from "./tree-navigation.js";
 import {
   injectQueuedRules,
   persistInterrupt,
@@ -46,7 +64,7 @@ type TurnAnswer =
  * ```
  */
 export class AgentSession {
-  private readonly options: AgentSessionOptions;
+  private options: AgentSessionOptions;
   private readonly pool: TargetPool;
   private readonly tools = new Map<string, AgentTool>();
   /** Where capped tool output goes (the `toolOutput` option); disposed on `shutdown()`. */
@@ -56,6 +74,8 @@ export class AgentSession {
   private control: RunControl | undefined;
   private runResult: Promise<AgentResult> | undefined;
   private shutDown = false;
+  /** Whether `shutdown()` closes the current session (`ownsSession`, or a fork the agent made). */
+  private sessionOwned: boolean;
   private appendChain: Promise<unknown> = Promise.resolve();
   private readonly extensionHooks: ExtensionHooks | undefined;
   private readonly extensionControls: AgentExtensions | undefined;
@@ -81,6 +101,8 @@ export class AgentSession {
     if (options.ttsr && (options.restoreInjectedRules ?? true)) {
       restoreTtsr(options.ttsr, options.session);
     }
+    this.sessionOwned = options.ownsSession ?? false;
+    this.followChosenModel();
     this.extensionHooks = this.createExtensionHooks(options);
     this.extensionControls = this.extensionHooks && new AgentExtensions(this.extensionHooks);
   }
@@ -101,17 +123,18 @@ export class AgentSession {
   }
 
   /**
-   * Sends a user message and runs turns until the model answers without tool calls, a
+   * Sends a user message (the text, then any images) and runs turns until the model answers without tool calls, a
    * limit is hit or the run is aborted. The result always resolves; it rejects only when a
    * model or the storage breaks its contract (a model that throws, a failed append).
-   * @throws TypeError when a prompt is already running or the agent was shut down
+   * @throws TypeError when a prompt is already running, the agent was shut down or an image
+   *   is invalid (no base64 data, not an image/* type)
    */
-  prompt(text: string): AgentRun {
-    return this.startRun(text);
+  prompt(text: string, images?: readonly ImagePart[]): AgentRun {
+    return this.startRun(text, images === undefined ? undefined : checkPromptImages(images));
   }
 
   /** Starts a run for a prompt, or (no text: a run extensions trigger) from the session as it is. */
-  private startRun(text: string | undefined): AgentRun {
+  private startRun(text: string | undefined, images?: readonly ImagePart[]): AgentRun {
     if (this.shutDown) throw new TypeError("the agent was shut down; create a new AgentSession");
     if (this.control) {
       throw new TypeError("a prompt is already running; await its result or abort() it first");
@@ -127,7 +150,7 @@ export class AgentSession {
       finalTurn: undefined,
       queuedRules: new Map(),
     };
-    const result = this.run(text, state).finally(() => {
+    const result = this.run(text, state, images).finally(() => {
       state.channel.close();
       this.control = undefined;
       this.runResult = undefined;
@@ -169,13 +192,116 @@ export class AgentSession {
     await this.appendChain;
     const closing = (this.options.resources ?? []).map(async (resource) => resource.close());
     if (this.toolOutputStore) closing.push(this.toolOutputStore.dispose());
-    if (this.options.ownsSession) closing.push(this.session.close());
+    if (this.sessionOwned) closing.push(this.session.close());
     const failures = (await Promise.allSettled(closing)).flatMap((outcome) =>
       outcome.status === "rejected" ? [outcome.reason] : [],
     );
     if (failures.length > 0) {
       throw new AggregateError(failures, `${failures.length} resource(s) failed to close`);
     }
+  }
+
+  /** The model the next request goes to. */
+  get model(): Model {
+    return (this.pool.current() ?? this.options.targets[0])?.model as Model;
+  }
+
+  /** The thinking level on the session's current path (`off` unless changed). */
+  get thinkingLevel(): string {
+    return this.session.buildSessionContext().thinkingLevel;
+  }
+
+  /**
+   * Sends the following requests to `model`: a target with that model (or the same
+   * provider and id) becomes the current one, or the model is added as a target. Stored as
+   * a `model_change` entry, so a resumed session picks the same model.
+   * @returns the id of the `model_change` entry
+   * @throws TypeError while a prompt runs
+   */
+  async setModel(model: Model): Promise<string> {
+    this.assertIdle("setModel");
+    this.pool.select(model);
+    return this.session.appendModelChange(model.info.provider, model.info.id);
+  }
+
+  /**
+   * Sets how hard the model reasons in the following requests (sent as `reasoning`), stored
+   * as a `thinking_level_change` entry on the path.
+   * @returns the id of the `thinking_level_change` entry
+   * @throws TypeError while a prompt runs; RangeError for an unknown level
+   */
+  async setThinkingLevel(level: ReasoningLevel): Promise<string> {
+    this.assertIdle("setThinkingLevel");
+    if (!REASONING_LEVELS.includes(level)) {
+      throw new RangeError(
+        `unknown thinking level "${level}"; use one of ${REASONING_LEVELS.join(", ")}`,
+      );
+    }
+    return this.session.appendThinkingLevelChange(level);
+  }
+
+  /**
+   * Moves the session's leaf to `targetId` (`null`: before the first entry), so the next
+   * prompt continues from there. With `summarize`, the branch left is first summarized by
+   * the `summarizeBranch` option into a `branch_summary` entry, which becomes the leaf.
+   * @throws TypeError while a prompt runs, or `summarize` without `summarizeBranch`
+   * @throws RangeError when the entry does not exist
+   */
+  async navigateTree(
+    targetId: string | null,
+    options: NavigateTreeOptions = {},
+  ): Promise<TreeNavigation> {
+    this.assertIdle("navigateTree");
+    const navigation = await moveLeaf(this.session, targetId, {
+      ...options,
+      summarizeBranch: this.options.summarizeBranch,
+      model: this.model,
+    });
+    this.followChosenModel();
+    return navigation;
+  }
+
+  /**
+   * Copies the path from the root to `entryId` into a new session (`Session.fork`: beside a
+   * session file, or into `storage`) and continues in it: later prompts persist there. The
+   * agent owns the fork and closes it on `shutdown()` (or on the next fork).
+   * @returns the new session
+   * @throws TypeError while a prompt runs
+   */
+  async fork(entryId: string, options: { storage?: SessionStorage } = {}): Promise<Session> {
+    this.assertIdle("fork");
+    const previous = this.session;
+    const forked = await previous.fork(entryId, options);
+    this.options = { ...this.options, session: forked };
+    if (this.sessionOwned) await previous.close();
+    this.sessionOwned = true;
+    this.followChosenModel();
+    return forked;
+  }
+
+  private assertIdle(method: string): void {
+    if (this.shutDown) throw new TypeError(`${method}(): the agent was shut down`);
+    if (this.control) throw new TypeError(`${method}() cannot run while a prompt runs`);
+  }
+
+  /** Makes the model chosen last on the path (a `model_change`) the current target. */
+  private followChosenModel(): void {
+    const chosen = chosenModel(this.session);
+    if (chosen) this.pool.selectByName(chosen.provider, chosen.modelId);
+  }
+
+  /**
+   * The `reasoning` of a request: the path's thinking level, sent when it is not `off` or
+   * when a `thinking_level_change` on the path set it explicitly.
+   */
+  private reasoning(thinkingLevel: string): { reasoning?: ReasoningLevel } {
+    const level = REASONING_LEVELS.find((known) => known === thinkingLevel);
+    if (level === undefined) return {};
+    if (level !== "off") return { reasoning: level };
+    const explicit = this.session
+      .getBranch()
+      .some((entry) => isEntryOfType(entry, "thinking_level_change"));
+    return explicit ? { reasoning: level } : {};
   }
 
   /** Appends a message after every earlier append of this agent, so entries keep their order. */
@@ -212,7 +338,11 @@ export class AgentSession {
     });
   }
 
-  private async run(text: string | undefined, state: RunState): Promise<AgentResult> {
+  private async run(
+    text: string | undefined,
+    state: RunState,
+    images?: readonly ImagePart[],
+  ): Promise<AgentResult> {
     let turns = 0;
     const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
       const result: AgentResult = {
@@ -230,7 +360,11 @@ export class AgentSession {
     const hooks = this.extensionHooks;
     await hooks?.startRun(text, this.options.systemPrompt, state.signal);
     if (text !== undefined) {
-      const message: AgentMessage = { role: "user", content: text, timestamp: this.now() };
+      const message: AgentMessage = {
+        role: "user",
+        content: userMessageContent(text, images),
+        timestamp: this.now(),
+      };
       await (hooks ? hooks.persistMessage(message) : this.append(message));
     }
     const maxTurns = this.options.maxTurns ?? 20;
@@ -423,6 +557,7 @@ export class AgentSession {
         ? { maxOutputTokens: this.options.maxOutputTokens }
         : {}),
       ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
+      ...this.reasoning(context.thinkingLevel),
       signal,
     };
     await hooks?.beforeProviderRequest(target, turnIndex, request);

@@ -7,7 +7,7 @@ export type {
   TargetRef,
 } from "./agent-events.js";
 export { AgentSession } from "./agent-session.js";
-export type { AgentSessionOptions } from "./agent-session-options.js";
+export type { AgentResource, AgentSessionOptions } from "./agent-session-options.js";
 export {
   type AgentTool,
   defineTool,
@@ -19,7 +19,15 @@ export { type ContextBudget, contextLimit, estimateTokens } from "./context-limi
 export { toModelMessages } from "./context-messages.js";
 export * from "./extensions/index.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+export { FINAL_TURN_CUSTOM_TYPE, type FinalTurnReason } from "./final-turn.js";
 export * from "./mcp/index.js";
 export type { ModelTarget } from "./target-pool.js";
+export { STOPPED_TOOL_TEXT } from "./tool-execution.js";
 export * from "./tool-output/index.js";
+export type {
+  BranchSummarizer,
+  BranchSummaryInput,
+  NavigateTreeOptions,
+  TreeNavigation,
+} from "./tree-navigation.js";
 export { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";

@@ -194,7 +194,9 @@ describe("AgentSession.shutdown()", () => {
       content: [{ type: "text", text: "one " }],
     });
     expect(closed).toEqual(["mcp"]);
-    expect(() => session.appendSessionInfo("after")).toThrow(/closed/);
+    await expect(Promise.resolve().then(() => session.appendSessionInfo("after"))).rejects.toThrow(
+      /closed/,
+    );
     expect(() => agent.prompt("Again")).toThrow(/shut down/);
     expect(seen.at(-1)).toMatchObject({ type: "agent_end", result: { reason: "shutdown" } });
   });

@@ -59,6 +59,34 @@ export class TargetPool {
     return false;
   }
 
+  /**
+   * Makes the target with this model the next one, adding it to the live targets (before
+   * the current one) when it is not among them.
+   * @returns the target now current
+   */
+  select(model: Model): ModelTarget {
+    const sameModel = (target: ModelTarget) =>
+      target.model === model ||
+      (target.model.info.provider === model.info.provider &&
+        target.model.info.id === model.info.id);
+    let index = this.live.findIndex(sameModel);
+    if (index === -1) {
+      index = this.live.length === 0 ? 0 : this.cursor % this.live.length;
+      this.live.splice(index, 0, { model });
+    }
+    this.cursor = index;
+    return this.live[index] as ModelTarget;
+  }
+
+  /** Makes the live target with this provider and model id the next one, if there is one. */
+  selectByName(provider: string, modelId: string): boolean {
+    const index = this.live.findIndex(
+      (target) => target.model.info.provider === provider && target.model.info.id === modelId,
+    );
+    if (index !== -1) this.cursor = index;
+    return index !== -1;
+  }
+
   /** A target served a request: its rate limit, if any, is over. */
   markServed(target: ModelTarget): void {
     this.rateLimited.delete(target);

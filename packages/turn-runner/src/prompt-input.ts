@@ -1,0 +1,39 @@
+import { type ImagePart, imagePartSchema } from "@arbor/providers";
+import type { AgentMessage } from "@arbor/session-store";
+import { z } from "zod";
+
+const imagesSchema = z.array(imagePartSchema);
+
+/**
+ * Checks the images handed to `prompt()`: each needs base64 `data` and an `image/*`
+ * `mimeType`.
+ * @throws TypeError naming the first bad image and what is wrong with it
+ */
+export function checkPromptImages(images: unknown): ImagePart[] {
+  const parsed = imagesSchema.safeParse(images);
+  if (!parsed.success) {
+    throw new TypeError(`prompt(): invalid images:\n${z.prettifyError(parsed.error)}`);
+  }
+  parsed.data.forEach((image, index) => {
+    if (!image.mimeType.startsWith("image/")) {
+      throw new TypeError(
+        `prompt(): images[${index}].mimeType is "${image.mimeType}"; use an image/* type such as image/png`,
+      );
+    }
+    if (image.data === "" || image.data.startsWith("data:")) {
+      throw new TypeError(
+        `prompt(): images[${index}].data must be base64 bytes without a "data:" prefix`,
+      );
+    }
+  });
+  return parsed.data;
+}
+
+/** The content of the user message of a prompt: plain text, or text followed by images. */
+export function userMessageContent(
+  text: string,
+  images: readonly ImagePart[] | undefined,
+): AgentMessage["content"] {
+  if (!images || images.length === 0) return text;
+  return [{ type: "text", text }, ...images];
+}
