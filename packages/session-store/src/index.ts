@@ -32,7 +32,12 @@ export {
   type OpenSessionFileOptions,
   openSessionFile,
 } from "./open.js";
-export { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
+export { Session } from "./session.js";
+export {
+  type OpenStorageOptions,
+  type SessionSeams,
+  sessionFileName,
+} from "./session-options.js";
 export { FileSessionStorage, type FileStorageOptions } from "./storage/file-storage.js";
 export { MemorySessionStorage } from "./storage/memory-storage.js";
 export type { Durability, SessionStorage } from "./storage/session-storage.js";

@@ -1,10 +1,23 @@
-import { open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { open, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
 import type { AgentMessage } from "./format/entries.js";
 import { isJsonObject, safeParseJson } from "./format/json-line.js";
+import {
+  emptyIndex,
+  type IndexRecord,
+  type ListingState,
+  readIndex,
+  SESSION_INDEX_FILE,
+  TAIL_BYTES,
+  updateIndexRecord,
+  writeIndex,
+} from "./listing-index.js";
 import { acquireFileLock } from "./storage/file-lock.js";
 import { DEFAULT_TITLE_LENGTH, messageText, titleFromText } from "./title.js";
+
+export { SESSION_INDEX_FILE };
+
+const NEWLINE = 0x0a;
 
 /** What {@link listSessions} tells about one session file. */
 export interface SessionInfo {
@@ -22,38 +35,6 @@ export interface SessionInfo {
   firstUserMessage: string | undefined;
   parentSession: string | undefined;
 }
-
-/** The name of the listing index kept in each session directory. */
-export const SESSION_INDEX_FILE = ".arbor-index.json";
-
-const scanStateSchema = z.object({
-  id: z.string(),
-  cwd: z.string(),
-  created: z.string(),
-  parentSession: z.string().optional(),
-  name: z.string().optional(),
-  messageCount: z.number(),
-  firstUserMessage: z.string().optional(),
-});
-type ScanState = z.infer<typeof scanStateSchema>;
-
-const indexSchema = z.object({
-  version: z.literal(1),
-  files: z.record(
-    z.string(),
-    z.object({
-      size: z.number(),
-      mtimeMs: z.number(),
-      /** The last bytes before `size`, to tell an append from a rewrite. */
-      tail: z.string(),
-      state: scanStateSchema,
-    }),
-  ),
-});
-type SessionIndex = z.infer<typeof indexSchema>;
-
-const TAIL_BYTES = 64;
-const NEWLINE = 0x0a;
 
 /** Options of {@link listSessions}. */
 export interface ListSessionsOptions {
@@ -81,7 +62,7 @@ export async function listSessions(
     throw error;
   }
   const index = await readIndex(dir);
-  const next: SessionIndex = { version: 1, files: {} };
+  const next = emptyIndex();
   const scratch = new ScratchBuffer();
   let changed = false;
   const sessions: SessionInfo[] = [];
@@ -93,7 +74,7 @@ export async function listSessions(
     const path = join(dir, name);
     const stats = allStats[i];
     if (!stats) continue;
-    const known = index.files[name];
+    const known = index.files.get(name);
     let record = known;
     if (!known || known.size !== stats.size || known.mtimeMs !== stats.mtimeMs) {
       changed = true;
@@ -110,12 +91,12 @@ export async function listSessions(
       };
     }
     if (!record) continue;
-    next.files[name] = record;
+    next.files.set(name, record);
     sessions.push(
       toInfo(path, record.state, stats.mtime, options.titleLength ?? DEFAULT_TITLE_LENGTH),
     );
   }
-  if (changed || Object.keys(index.files).length !== Object.keys(next.files).length) {
+  if (changed || index.files.size !== next.files.size) {
     await writeIndex(dir, next);
   }
   return sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
@@ -132,16 +113,10 @@ export async function deleteSession(path: string): Promise<void> {
   } finally {
     await release();
   }
-  const dir = join(path, "..");
-  const index = await readIndex(dir);
-  const name = path.slice(dir.length + 1);
-  if (index.files[name]) {
-    delete index.files[name];
-    await writeIndex(dir, index);
-  }
+  await updateIndexRecord(path, undefined);
 }
 
-function toInfo(path: string, state: ScanState, mtime: Date, titleLength: number): SessionInfo {
+function toInfo(path: string, state: ListingState, mtime: Date, titleLength: number): SessionInfo {
   return {
     id: state.id,
     path,
@@ -158,40 +133,17 @@ function toInfo(path: string, state: ScanState, mtime: Date, titleLength: number
   };
 }
 
-async function readIndex(dir: string): Promise<SessionIndex> {
-  try {
-    const parsed = safeParseJson(await readFile(join(dir, SESSION_INDEX_FILE), "utf8"));
-    const index = parsed.ok ? indexSchema.safeParse(parsed.value) : undefined;
-    if (index?.success) return index.data;
-  } catch {
-    // No index yet, or unreadable: rebuilt below.
-  }
-  return { version: 1, files: {} };
-}
-
-async function writeIndex(dir: string, index: SessionIndex): Promise<void> {
-  const path = join(dir, SESSION_INDEX_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    await writeFile(temp, JSON.stringify(index));
-    await rename(temp, path);
-  } catch {
-    // A read-only directory lists fine without an index; it is just slower next time.
-    await rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
 /** Reads what a listing needs from a file, from where `known` stopped if the file only grew. */
 async function scanFile(
   path: string,
   size: number,
-  known: SessionIndex["files"][string] | undefined,
+  known: IndexRecord | undefined,
   scratch: ScratchBuffer,
-): Promise<{ state: ScanState; tail: string } | string> {
+): Promise<{ state: ListingState; tail: string } | string> {
   const handle = await open(path, "r");
   try {
     let from = 0;
-    let state: ScanState | undefined;
+    let state: ListingState | undefined;
     if (known && size > known.size && known.size >= TAIL_BYTES) {
       const tail = Buffer.alloc(TAIL_BYTES);
       await handle.read(tail, 0, TAIL_BYTES, known.size - TAIL_BYTES);
@@ -228,7 +180,7 @@ const userRole =
   /^\{"type":"message","id":"[^"]*","parentId":(?:null|"[^"]*"),"timestamp":"[^"]*","message":\{"role":"user"/;
 
 /** Folds lines into the listing state; only headers, session names and user messages are parsed. */
-function scanLines(bytes: Buffer, state: ScanState | undefined): ScanState | string {
+function scanLines(bytes: Buffer, state: ListingState | undefined): ListingState | string {
   let start = 0;
   let current = state;
   while (start < bytes.length) {
@@ -282,7 +234,7 @@ function scanLines(bytes: Buffer, state: ScanState | undefined): ScanState | str
   return current ?? "the file is empty";
 }
 
-function foldOtherLine(text: string, state: ScanState): void {
+function foldOtherLine(text: string, state: ListingState): void {
   // Only lines that may be a session name or a message written with other key orders are parsed.
   if (!text.includes('"session_info"') && !text.includes('"message"')) return;
   const parsed = safeParseJson(text);

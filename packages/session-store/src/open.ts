@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { generateSessionId } from "./ids.js";
-import { type OpenStorageOptions, Session, type SessionSeams, sessionFileName } from "./session.js";
+import { Session } from "./session.js";
+import { type OpenStorageOptions, type SessionSeams, sessionFileName } from "./session-options.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
 import type { Durability } from "./storage/session-storage.js";
 
@@ -14,6 +15,14 @@ export interface OpenSessionFileOptions extends SessionSeams {
   cwd?: string;
   /** How durable an append is before it resolves. Default `always`. */
   durability?: Durability;
+  /**
+   * Keep the session's record in the directory's listing index current. Default: on when
+   * the directory already has an index (it has been listed), so a file opened elsewhere
+   * does not get an index beside it.
+   */
+  keepListingIndex?: boolean;
+  /** How long after an append the listing index record is updated. Default 1000 ms. */
+  listingIndexDelayMs?: number;
 }
 
 /**
@@ -45,6 +54,10 @@ export interface CreateSessionOptions extends SessionSeams {
   durability?: Durability;
   /** The session this one continues, recorded in the header. */
   parentSession?: string;
+  /** Keep the session's record in the directory's listing index current. Default true. */
+  keepListingIndex?: boolean;
+  /** How long after an append the listing index record is updated. Default 1000 ms. */
+  listingIndexDelayMs?: number;
 }
 
 /**
@@ -61,7 +74,12 @@ export function createSession(options: CreateSessionOptions): Promise<Session> {
     path,
     options.durability ? { durability: options.durability } : {},
   );
-  return Session.open(storage, { ...options, create: true, sessionId });
+  return Session.open(storage, {
+    keepListingIndex: true,
+    ...options,
+    create: true,
+    sessionId,
+  });
 }
 
 /**

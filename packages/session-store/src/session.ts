@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EntryNotFoundError, SessionReadOnlyError, SessionStoreError } from "./errors.js";
 import type {
@@ -15,6 +16,9 @@ import {
 } from "./format/session-log.js";
 import { CURRENT_SESSION_VERSION } from "./format/version.js";
 import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
+import { SESSION_INDEX_FILE } from "./listing-index.js";
+import { ListingIndexKeeper, listingStateOf } from "./listing-index-keeper.js";
+import { type OpenStorageOptions, type SessionSeams, sessionFileName } from "./session-options.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
 import type { SessionStorage } from "./storage/session-storage.js";
 import {
@@ -25,30 +29,6 @@ import {
 } from "./title.js";
 import type { SessionContext } from "./tree/session-context.js";
 import { SessionTree, type SessionTreeNode } from "./tree/session-tree.js";
-
-/** The seams and settings every way of opening a session shares. */
-export interface SessionSeams {
-  /** The clock, in epoch milliseconds. Default `Date.now`. */
-  now?: () => number;
-  /** Entry id generation. Default: eight random hex digits, unique in the session. */
-  generateId?: (taken: IdSet) => string;
-  /** The longest automatic title. Default {@link DEFAULT_TITLE_LENGTH}. */
-  titleLength?: number;
-}
-
-/** How {@link Session.open} treats the storage. */
-export interface OpenStorageOptions extends SessionSeams {
-  /** Never write, never lock; other writers are not blocked. */
-  readOnly?: boolean;
-  /** Create the session when the storage holds nothing. Default false. */
-  create?: boolean;
-  /** The working directory recorded in a newly created header. */
-  cwd?: string;
-  /** The id of a newly created session. */
-  sessionId?: string;
-  /** The session this one was forked from, recorded in a newly created header. */
-  parentSession?: string;
-}
 
 /**
  * A session: the tree of entries in memory, kept in step with its storage. Read getters
@@ -62,6 +42,12 @@ export class Session {
   private readonly now: () => number;
   private readonly newId: (taken: IdSet) => string;
   private readonly titleLength: number;
+  private indexKeeper: ListingIndexKeeper | undefined;
+  /** The first user message's text once found, and how many entries were searched for it. */
+  private firstUser: { text: string | undefined; searched: number } = {
+    text: undefined,
+    searched: 0,
+  };
 
   private constructor(
     private readonly storage: SessionStorage,
@@ -101,7 +87,9 @@ export class Session {
           ...(options.parentSession ? { parentSession: options.parentSession } : {}),
         };
         await storage.replace([JSON.stringify(header)]);
-        return new Session(storage, new SessionTree(header), false, options);
+        const session = new Session(storage, new SessionTree(header), false, options);
+        session.startListingIndex(options);
+        return session;
       }
       const idFor = options.generateId ?? generateEntryId;
       const log = parseSessionLog(bytes, storage.location, (taken) => idFor(taken));
@@ -114,6 +102,7 @@ export class Session {
       } else {
         await session.repairTail(log);
       }
+      session.startListingIndex(options);
       return session;
     } catch (error) {
       if (!readOnly) await storage.close();
@@ -241,9 +230,14 @@ export class Session {
     return this.append({ type: "label", targetId, label });
   }
 
-  /** Sets the session's name (its title); trimmed, and an empty name clears it. */
-  appendSessionInfo(name: string): Promise<string> {
-    return this.append({ type: "session_info", name: name.trim() });
+  /**
+   * Sets the session's name (its title); trimmed, and an empty name clears it. Resolves
+   * once the listing index shows the new name too.
+   */
+  async appendSessionInfo(name: string): Promise<string> {
+    const id = await this.append({ type: "session_info", name: name.trim() });
+    await this.indexKeeper?.update();
+    return id;
   }
 
   /**
@@ -291,7 +285,7 @@ export class Session {
   getTitle(): string | undefined {
     const name = this.tree.getSessionName();
     if (name) return name;
-    const first = firstUserText(this.tree.iterateEntries());
+    const first = this.firstUserMessage();
     return first === undefined ? undefined : titleFromText(first, this.titleLength);
   }
 
@@ -319,7 +313,7 @@ export class Session {
     generator: TitleGenerator,
     signal?: AbortSignal,
   ): Promise<{ title: string | undefined; error?: unknown }> {
-    const first = firstUserText(this.tree.iterateEntries());
+    const first = this.firstUserMessage();
     if (first === undefined)
       return { title: this.getTitle(), error: new Error("no user message to title") };
     try {
@@ -370,6 +364,7 @@ export class Session {
       parentSession: this.location,
       now,
       generateId: this.newId,
+      ...(this.indexKeeper ? { keepListingIndex: true } : {}),
     });
     const lines: string[] = [];
     for (const entry of path) {
@@ -384,6 +379,7 @@ export class Session {
       lines.push(JSON.stringify(labelEntry));
     }
     await storage.append(lines);
+    forked.indexKeeper?.touched();
     return forked;
   }
 
@@ -403,11 +399,15 @@ export class Session {
       await this.storage.replace(this.serializeAll());
     }
     this.closed = true;
+    await this.indexKeeper?.stop();
     await this.storage.close();
   }
 
   /** Closes the session and deletes its stored data. */
   async delete(): Promise<void> {
+    const keeper = this.indexKeeper;
+    this.indexKeeper = undefined;
+    await keeper?.remove();
     await this.close();
     await this.storage.delete();
   }
@@ -429,13 +429,17 @@ export class Session {
     this.assertWritable();
     const entry = this.build(fields) as SessionEntry;
     this.tree.add(recordOf(entry, 0));
-    return this.write(JSON.stringify(entry)).then(() => entry.id);
+    const written = this.write(JSON.stringify(entry));
+    this.indexKeeper?.touched();
+    return written.then(() => entry.id);
   }
 
   private async storePointer(targetId: string | null): Promise<void> {
     this.assertWritable();
     const pointer = { ...this.build({ type: "leaf", targetId }), parentId: targetId };
-    await this.write(JSON.stringify(pointer));
+    const written = this.write(JSON.stringify(pointer));
+    this.indexKeeper?.touched();
+    await written;
   }
 
   private assertWritable(): void {
@@ -477,6 +481,34 @@ export class Session {
     }
   }
 
+  /** Starts keeping the listing index record of a file session opened for writing. */
+  private startListingIndex(options: OpenStorageOptions): void {
+    if (this.readOnly || !(this.storage instanceof FileSessionStorage)) return;
+    const keep =
+      options.keepListingIndex ??
+      existsSync(join(dirname(this.storage.location), SESSION_INDEX_FILE));
+    if (!keep) return;
+    this.indexKeeper = new ListingIndexKeeper(
+      {
+        location: this.location,
+        flush: () => this.flush(),
+        listingState: () =>
+          this.failure ? undefined : listingStateOf(this.tree, this.firstUserMessage()),
+      },
+      options.listingIndexDelayMs,
+    );
+    this.indexKeeper.touched();
+  }
+
+  /** The first user message's text; entries already searched are not searched again. */
+  private firstUserMessage(): string | undefined {
+    if (this.firstUser.text === undefined && this.firstUser.searched < this.tree.size) {
+      const text = firstUserText(this.tree.iterateEntries(this.firstUser.searched));
+      this.firstUser = { text, searched: this.tree.size };
+    }
+    return this.firstUser.text;
+  }
+
   /** The whole session as lines: header, every entry, and a leaf pointer if the leaf moved. */
   private serializeAll(): string[] {
     const entries = this.tree.getEntries();
@@ -489,9 +521,4 @@ export class Session {
     }
     return lines;
   }
-}
-
-/** The file name of a session: creation time (sortable) and id, as pi names them. */
-export function sessionFileName(sessionId: string, createdAt: number): string {
-  return `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }

@@ -41,6 +41,7 @@ export class SessionTree {
   private readonly labels = new Map<string, { label: string; timestamp: string }>();
   private sessionName: string | undefined;
   private leafId: string | null = null;
+  private messages = 0;
 
   constructor(
     private header: SessionHeader,
@@ -91,7 +92,8 @@ export class SessionTree {
       }
     }
     this.leafId = id;
-    if (type === "label") this.applyLabel(this.entryAt(position) as LabelEntry);
+    if (type === "message") this.messages++;
+    else if (type === "label") this.applyLabel(this.entryAt(position) as LabelEntry);
     else if (type === "session_info") {
       this.sessionName = (this.entryAt(position) as SessionInfoEntry).name?.trim() || undefined;
     }
@@ -136,6 +138,11 @@ export class SessionTree {
     return this.records.length;
   }
 
+  /** The number of `message` entries, in every branch. */
+  get messageCount(): number {
+    return this.messages;
+  }
+
   /** The direct children of an entry, in file order. O(children). */
   getChildren(parentId: string): SessionEntry[] {
     const position = this.positions.get(parentId);
@@ -157,9 +164,12 @@ export class SessionTree {
     return this.records.map((_, position) => this.entryAt(position));
   }
 
-  /** Entries in file order, parsed one at a time as the caller goes. */
-  *iterateEntries(): IterableIterator<SessionEntry> {
-    for (let position = 0; position < this.records.length; position++) {
+  /**
+   * Entries in file order, parsed one at a time as the caller goes.
+   * @param from - the position in file order to start at (0, the first entry, by default)
+   */
+  *iterateEntries(from = 0): IterableIterator<SessionEntry> {
+    for (let position = from; position < this.records.length; position++) {
       yield this.entryAt(position);
     }
   }

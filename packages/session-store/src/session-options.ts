@@ -1,0 +1,38 @@
+import type { IdSet } from "./ids.js";
+
+/** The seams and settings every way of opening a session shares. */
+export interface SessionSeams {
+  /** The clock, in epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+  /** Entry id generation. Default: eight random hex digits, unique in the session. */
+  generateId?: (taken: IdSet) => string;
+  /** The longest automatic title. Default `DEFAULT_TITLE_LENGTH` (60). */
+  titleLength?: number;
+}
+
+/** How `Session.open` treats the storage. */
+export interface OpenStorageOptions extends SessionSeams {
+  /** Never write, never lock; other writers are not blocked. */
+  readOnly?: boolean;
+  /** Create the session when the storage holds nothing. Default false. */
+  create?: boolean;
+  /** The working directory recorded in a newly created header. */
+  cwd?: string;
+  /** The id of a newly created session. */
+  sessionId?: string;
+  /** The session this one was forked from, recorded in a newly created header. */
+  parentSession?: string;
+  /**
+   * Keep this session's record in its directory's listing index (`.arbor-index.json`)
+   * current, so `listSessions` need not scan it. File sessions opened for writing only.
+   * Default: on when the directory already has an index (`createSession` always starts one).
+   */
+  keepListingIndex?: boolean;
+  /** How long after an append the listing index record is updated. Default 1000 ms. */
+  listingIndexDelayMs?: number;
+}
+
+/** The file name of a session: creation time (sortable) and id, as pi names them. */
+export function sessionFileName(sessionId: string, createdAt: number): string {
+  return `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
