@@ -1,7 +1,8 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
-import type { Session } from "@arbor/session-store";
+import type { Session, TitleGenerator } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
+import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
 import type { ModelTarget } from "./target-pool.js";
 import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
 import type { BranchSummarizer } from "./tree-navigation.js";
@@ -62,6 +63,20 @@ export interface AgentSessionOptions {
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */
   ownsSession?: boolean;
+  /**
+   * When the session compacts: `{ enabled, reserveTokens, keepRecentTokens }`, defaults in
+   * `DEFAULT_COMPACTION_SETTINGS`. Before each request the context is compacted when its
+   * estimate passes `contextWindow − reserveTokens`; a `context_overflow` error is answered
+   * by compacting and retrying the turn once. `enabled: false` turns all of it off.
+   */
+  compaction?: Partial<CompactionSettings>;
+  /** Called around every compaction: may cancel it or supply the summary. */
+  compactionHooks?: CompactionHooks;
+  /**
+   * Generate a title with the serving model after the first exchange when the session has
+   * none (`true`), or with this generator. A failed title never fails the run. Default false.
+   */
+  generateTitle?: boolean | TitleGenerator;
   /** Clock seam, in epoch milliseconds. */
   now?: () => number;
   /** Wait seam; it must resolve early when the signal fires. */

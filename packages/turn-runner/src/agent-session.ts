@@ -15,6 +15,11 @@ import { abortableSleep } from "./abortable-wait.js";
 import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./agent-events.js";
 import type { AgentSessionOptions } from "./agent-session-options.js";
 import { type AgentTool, toolDefinitions } from "./agent-tool.js";
+import {
+  AgentCompaction,
+  type AgentCompactionOutcome,
+  compactionEvent,
+} from "./compaction/agent-compaction.js";
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
 import { AgentExtensions } from "./extensions/agent-extensions.js";
@@ -77,6 +82,7 @@ export class AgentSession {
   /** Whether `shutdown()` closes the current session (`ownsSession`, or a fork the agent made). */
   private sessionOwned: boolean;
   private appendChain: Promise<unknown> = Promise.resolve();
+  private readonly compaction: AgentCompaction;
   private readonly extensionHooks: ExtensionHooks | undefined;
   private readonly extensionControls: AgentExtensions | undefined;
 
@@ -103,6 +109,12 @@ export class AgentSession {
     }
     this.sessionOwned = options.ownsSession ?? false;
     this.followChosenModel();
+    this.compaction = new AgentCompaction({
+      session: () => this.session,
+      ...(options.compaction ? { settings: options.compaction } : {}),
+      ...(options.compactionHooks ? { hooks: options.compactionHooks } : {}),
+      ...(options.generateTitle !== undefined ? { generateTitle: options.generateTitle } : {}),
+    });
     this.extensionHooks = this.createExtensionHooks(options);
     this.extensionControls = this.extensionHooks && new AgentExtensions(this.extensionHooks);
   }
@@ -165,6 +177,43 @@ export class AgentSession {
    */
   abort(): void {
     this.control?.end("aborted");
+  }
+
+  /**
+   * Compacts the session now with the serving model: the older conversation is replaced in
+   * the context by a summary (focused by `customInstructions`), the newest part is kept.
+   * Nothing is deleted; moving the leaf to the entry before the compaction undoes it.
+   * @returns what happened; a failed summary is `{ status: "failed", error }`
+   * @throws TypeError while a prompt is running
+   */
+  async compact(
+    customInstructions?: string,
+    signal?: AbortSignal,
+  ): Promise<AgentCompactionOutcome> {
+    if (this.control) throw new TypeError("cannot compact while a prompt is running");
+    await this.appendChain;
+    return this.compaction.compact(this.model, "manual", {
+      ...(customInstructions !== undefined ? { customInstructions } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /**
+   * Compacts before a request when the context passed the threshold.
+   * @returns whether a compaction was tried (at most once per turn)
+   */
+  private async compactIfNeeded(
+    turnIndex: number,
+    target: ModelTarget,
+    state: RunState,
+  ): Promise<boolean> {
+    if (!this.compaction.needsCompaction(target.model)) return false;
+    await this.appendChain;
+    const outcome = await this.compaction.compact(target.model, "threshold", {
+      signal: state.signal,
+    });
+    state.channel.push(compactionEvent(outcome, turnIndex));
+    return true;
   }
 
   /**
@@ -410,17 +459,36 @@ export class AgentSession {
       await hooks?.turnEnd(turnIndex);
       // Messages extensions queued for after the turn keep the run going, so the model answers them.
       const delivered = (await hooks?.deliverAfterTurn(answer.toolCalls.length > 0)) ?? false;
-      if ((answer.toolCalls.length === 0 && !delivered) || answer.finalTurn) return finish();
+      if ((answer.toolCalls.length === 0 && !delivered) || answer.finalTurn) {
+        await this.titleAfterExchange(state);
+        return finish();
+      }
     }
+  }
+
+  /** Generates the session's title after its first exchange (when asked to); never throws. */
+  private async titleAfterExchange(state: RunState): Promise<void> {
+    const titled = await this.compaction.titleAfterExchange(this.model, state.signal);
+    if (!titled) return;
+    state.channel.push({
+      type: "title",
+      title: titled.error === undefined ? titled.title : undefined,
+      ...(titled.error !== undefined ? { error: String(titled.error) } : {}),
+    });
   }
 
   /** Gets one answer for a turn, retrying and failing over as the errors say. */
   private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
     const maxRetries = this.options.maxRetries ?? 3;
     let failures = 0;
+    let overflowCompacted = false;
+    let thresholdCompacted = false;
     while (true) {
       const target = this.pool.current();
       if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
+      if (!thresholdCompacted) {
+        thresholdCompacted = await this.compactIfNeeded(turnIndex, target, state);
+      }
       if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
       const finalTurn = state.finalTurn !== undefined;
       const outcome = await streamAttempt(
@@ -474,6 +542,16 @@ export class AgentSession {
 
       const { error } = outcome;
       if (error.kind === "context_overflow") {
+        // Compact once and retry the same turn; its user message and tool results stay.
+        if (!overflowCompacted && this.compaction.settings.enabled) {
+          overflowCompacted = true;
+          await this.appendChain;
+          const compacted = await this.compaction.compact(target.model, "overflow", {
+            signal: state.signal,
+          });
+          state.channel.push(compactionEvent(compacted, turnIndex));
+          if (compacted.status === "compacted") continue;
+        }
         return { ok: false, reason: "context_overflow", message: error.message };
       }
       failures++;
