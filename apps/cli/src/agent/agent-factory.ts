@@ -30,6 +30,8 @@ export interface AgentSetup {
   /** Ask the model for a title after the first exchange. Default false. */
   generateTitle?: boolean;
   extensions?: ExtensionRunner;
+  /** Compaction settings from the config. */
+  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
 }
 
 /** An agent and the stream-rule manager it reports to. */
@@ -52,8 +54,15 @@ export function createAgent(setup: AgentSetup): CreatedAgent {
     ttsr,
     projectRoot: setup.projectRoot,
     generateTitle: setup.generateTitle ?? false,
+    ...(setup.compaction ? { compaction: dropUndefined(setup.compaction) } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
     ...(setup.extensions ? { extensions: setup.extensions } : {}),
   });
   return { agent, ttsr };
+}
+
+function dropUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -56,6 +56,7 @@ export async function runCommand(context: CliContext): Promise<number> {
       tools: workspaceTools(io.cwd),
       projectRoot: io.cwd,
       thinking: () => configuredThinking(selection.config),
+      ...(selection.config.compaction ? { compaction: selection.config.compaction } : {}),
       ...(selection.config.systemPrompt !== undefined
         ? { systemPrompt: selection.config.systemPrompt }
         : {}),

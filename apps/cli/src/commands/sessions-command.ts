@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { exportFileToHtml } from "@arbor/html-export";
 import { deleteSession, openSessionFile, type SessionInfo } from "@arbor/session-store";
-import { modelTitleGenerator } from "../agent/title-generator.js";
+import { createTitleGenerator } from "@arbor/turn-runner";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import {
@@ -97,7 +97,7 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       const { model } = await selectModel(context);
       const session = await openSessionForWriting(path);
       try {
-        const outcome = await session.regenerateTitle(modelTitleGenerator(model));
+        const outcome = await session.regenerateTitle(createTitleGenerator(model));
         if (outcome.error !== undefined) {
           const reason =
             outcome.error instanceof Error ? outcome.error.message : String(outcome.error);

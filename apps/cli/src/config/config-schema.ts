@@ -25,6 +25,14 @@ export const arborConfigSchema = z.strictObject({
   providers: z.record(z.string().min(1), providerConfigSchema.strict()).default({}),
   /** The reasoning effort asked of models that think. */
   thinking: z.enum(REASONING_LEVELS).optional(),
+  /** When the context is compacted: the turn runner's compaction settings. */
+  compaction: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      reserveTokens: z.number().int().nonnegative().optional(),
+      keepRecentTokens: z.number().int().positive().optional(),
+    })
+    .optional(),
   /** Ask the model for a session title after the first exchange. Default true. */
   autoTitle: z.boolean().optional(),
   /** A system prompt sent with every request. */

@@ -142,7 +142,11 @@ export function ChatApp({ controller, cwd, listSessions, openSession }: ChatAppP
           history={history}
           active={view.name === "chat"}
           {...(prefill ? { initialValue: prefill.text } : {})}
-          placeholder="Ask anything · /help for commands"
+          placeholder={
+            state.running || state.busy
+              ? "answering… Esc aborts"
+              : "Ask anything · /help for commands"
+          }
         />
         {quitArmed ? <Text color="yellow">Press Ctrl+C again to quit.</Text> : null}
         <Footer state={state} />

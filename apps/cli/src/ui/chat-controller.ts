@@ -46,6 +46,8 @@ export interface ChatControllerOptions {
   extensions?: ExtensionRunner;
   /** Ask the model for a title after the first exchange. Default true. */
   autoTitle?: boolean;
+  /** Compaction settings from the config. */
+  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
   /** Opens another session file for `/sessions` and `/fork`. */
   openSession?: (path: string) => Promise<Session>;
 }
@@ -113,6 +115,7 @@ export class ChatController {
       projectRoot: this.options.projectRoot,
       thinking: () => this.thinking,
       generateTitle: this.options.autoTitle ?? true,
+      ...(this.options.compaction ? { compaction: this.options.compaction } : {}),
       ...(this.options.systemPrompt !== undefined
         ? { systemPrompt: this.options.systemPrompt }
         : {}),

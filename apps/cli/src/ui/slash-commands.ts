@@ -26,7 +26,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
   {
     name: "label",
     usage: "/label [text]",
-    description: "label the latest entry (no text: remove the label)",
+    description: "label the latest message (no text: remove the label)",
   },
   { name: "title", usage: "/title [text]", description: "show or set the session title" },
   {
@@ -126,9 +126,10 @@ export async function runSlashCommand(
         controller.notify(`Title: ${session.getTitle() ?? "(none yet)"}`);
         return {};
       case "label": {
+        // The latest message: titles, labels and other bookkeeping entries are not what users mean.
         const target = [...session.getBranch()]
           .reverse()
-          .find((entry) => !isEntryOfType(entry, "label"));
+          .find((entry) => isEntryOfType(entry, "message"));
         if (!target) {
           controller.notify("Nothing to label yet: send a message first.", "warning");
           return {};

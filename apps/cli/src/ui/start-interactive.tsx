@@ -46,10 +46,14 @@ export async function startInteractive(context: CliContext): Promise<number> {
   const resumed = session.getEntries().length > 0;
   const rules = await loadProjectRules(io.cwd, paths.home);
   const extensionErrors: string[] = [];
+  // Until the app is up, extension failures are collected; then they become notices.
+  let reportExtensionError = (message: string) => {
+    extensionErrors.push(message);
+  };
   const extensions = new ExtensionRunner({
     cwd: io.cwd,
     homeDir: paths.home,
-    onError: (event) => extensionErrors.push(`extension ${event.extensionName}: ${event.error}`),
+    onError: (event) => reportExtensionError(`extension ${event.extensionName}: ${event.error}`),
   });
   await extensions.loadAll();
   const controller = new ChatController({
@@ -60,6 +64,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     projectRoot: io.cwd,
     thinking: configuredThinking(selection.config),
     autoTitle: selection.config.autoTitle ?? true,
+    ...(selection.config.compaction ? { compaction: selection.config.compaction } : {}),
     extensions,
     ...(selection.config.systemPrompt !== undefined
       ? { systemPrompt: selection.config.systemPrompt }
@@ -69,6 +74,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   for (const warning of rules.warnings)
     controller.notify(`Skipped rule file ${warning.file}: ${warning.reason}`, "warning");
   for (const message of extensionErrors.splice(0)) controller.notify(message, "warning");
+  reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${session.location}`);
   const app = render(
     <ChatApp

@@ -1,0 +1,212 @@
+import { existsSync } from "node:fs";
+import { copyFile, readdir, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isEntryOfType, openSessionFile } from "@arbor/session-store";
+import type { FakeProviderServer } from "@arbor/test-harness";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "./e2e-fixture.js";
+import { startRoutedServer } from "./routed-fake-server.js";
+import { runArbor } from "./run-binary.js";
+
+let server: FakeProviderServer;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  server = await startRoutedServer({
+    title: "Questions and answers",
+    prompts: {
+      "first question": "answer one",
+      "second question": "answer two",
+      "bad key": { error: { kind: "auth_error", message: "invalid api key" } },
+    },
+  });
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  sandbox = await createSandbox();
+});
+afterEach(() => sandbox.remove());
+
+const arbor = (args: string[], stdin?: string) =>
+  runArbor(args, {
+    cwd: sandbox.project,
+    env: sandbox.env(server.openaiBaseURL),
+    ...(stdin !== undefined ? { stdin } : {}),
+  });
+const arborWithoutProvider = (args: string[]) =>
+  runArbor(args, { cwd: sandbox.project, env: { HOME: sandbox.home } });
+
+/** The shared pi fixtures folder beside the repository checkout. */
+function piFixture(name: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const candidate = join(dir, "shared", "fixtures", "pi-sessions", name);
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error(
+    "pi fixtures not found: expected shared/fixtures/pi-sessions beside the repository",
+  );
+}
+
+describe("arbor demo", () => {
+  it("runs offline in under 10 s and leaves a valid session file and an HTML export", async () => {
+    const result = await runArborDemo();
+    expect(result.code).toBe(0);
+    expect(result.durationMs).toBeLessThan(10_000);
+    const sessionFile = /Session file: (.+)/.exec(result.stdout)?.[1]?.trim();
+    const htmlFile = /HTML export:\s+(.+)/.exec(result.stdout)?.[1]?.trim();
+    expect(sessionFile).toBeDefined();
+    expect(htmlFile).toBeDefined();
+    const session = await openSessionFile(sessionFile as string, { readOnly: true });
+    expect(session.verify()).toEqual([]);
+    const entries = session.getEntries();
+    const types = new Set(entries.map((entry) => entry.type));
+    for (const type of ["message", "compaction", "ttsr_injection", "label"])
+      expect(types).toContain(type);
+    expect(
+      entries.some(
+        (entry) => isEntryOfType(entry, "message") && entry.message.role === "toolResult",
+      ),
+    ).toBe(true);
+    // A branch: some entry has two children.
+    expect(entries.some((entry) => session.getChildren(entry.id).length > 1)).toBe(true);
+    const html = await readFile(htmlFile as string, "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain(session.id);
+    expect(result.stdout).toContain("stream rule");
+  });
+
+  async function runArborDemo() {
+    return arborWithoutProvider(["demo"]);
+  }
+});
+
+describe("arbor help and errors", () => {
+  it("prints the version and the help of every command", async () => {
+    const pkg = JSON.parse(
+      await readFile(new URL("../../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    expect((await arborWithoutProvider(["--version"])).stdout.trim()).toBe(`arbor ${pkg.version}`);
+    for (const command of [[], ["run"], ["sessions"], ["demo"]]) {
+      const result = await arborWithoutProvider([...command, "--help"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/Usage/);
+    }
+  });
+
+  it("says how to configure a provider when none is, without a stack trace", async () => {
+    const result = await arborWithoutProvider(["run", "hello"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("no model provider is configured");
+    expect(result.stderr).toContain("OPENAI_API_KEY");
+    expect(result.stderr).toContain("arbor demo");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("names a broken config file and what is wrong with it", async () => {
+    await sandbox.writeConfig(JSON.stringify({ providers: { local: { api: "carrier-pigeon" } } }));
+    const result = await arbor(["run", "first question"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("config.json is not valid");
+    expect(result.stderr).toContain("providers.local.api");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("rejects an unknown option and an unknown command with exit code 2", async () => {
+    const option = await arborWithoutProvider(["--frobnicate"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("arbor --help");
+    const command = await arborWithoutProvider(["frobnicate"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain('"frobnicate" is not an arbor command');
+  });
+});
+
+describe("arbor run", () => {
+  it("streams the answer to stdout and exits 0", async () => {
+    const result = await arbor(["run", "first question"]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("answer one\n");
+    expect(result.code).toBe(0);
+  });
+
+  it("reads the prompt from stdin and prints the result object with --json", async () => {
+    const result = await arbor(["run", "--json"], "second question\n");
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(output).toMatchObject({ success: true, text: "answer two", turns: 1 });
+    expect(typeof output.sessionFile).toBe("string");
+    expect((await stat(output.sessionFile as string)).isFile()).toBe(true);
+  });
+
+  it("continues the latest session with --continue", async () => {
+    await arbor(["run", "first question"]);
+    const result = await arbor(["run", "--continue", "--json", "second question"]);
+    const session = await openSessionFile(
+      (JSON.parse(result.stdout) as { sessionFile: string }).sessionFile,
+      { readOnly: true },
+    );
+    expect(session.buildSessionContext().messages).toHaveLength(4);
+    expect(await sandbox.sessionFiles()).toHaveLength(1);
+  });
+
+  it("fails with exit code 1 and the provider's reason when the answer fails", async () => {
+    const result = await arbor(["run", "bad key"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("invalid api key");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("needs a prompt", async () => {
+    const result = await arbor(["run"], "");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("arbor run needs a prompt");
+  });
+});
+
+describe("arbor sessions", () => {
+  it("lists, shows, titles, exports and deletes a session", async () => {
+    const run = JSON.parse((await arbor(["run", "--json", "first question"])).stdout) as {
+      sessionId: string;
+    };
+    const id = run.sessionId;
+    expect((await arbor(["sessions", "list"])).stdout).toContain(id);
+    const prefix = id.slice(0, 13);
+    const titled = await arbor(["sessions", "title", prefix, "Numbers", "talk"]);
+    expect(titled.stdout.trim()).toBe("Numbers talk");
+    const shown = await arbor(["sessions", "show", id]);
+    expect(shown.stdout).toContain("Numbers talk");
+    expect(shown.stdout).toContain("assistant: answer one");
+    const exported = await arbor(["sessions", "export", id, "out.html"]);
+    expect(exported.stdout.trim()).toBe(join(sandbox.project, "out.html"));
+    expect(await readFile(join(sandbox.project, "out.html"), "utf8")).toContain("Numbers talk");
+    const regenerated = await arbor(["sessions", "regenerate-title", id]);
+    expect(regenerated.stdout.trim()).toBe("Questions and answers");
+    expect((await arbor(["sessions", "delete", id])).code).toBe(0);
+    expect((await arbor(["sessions", "list"])).stdout).not.toContain(id);
+    const missing = await arbor(["sessions", "show", id]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("arbor sessions list");
+  });
+
+  it("opens a session file written by pi by path, for show and to continue it", async () => {
+    const copy = join(sandbox.project, "pi-session.jsonl");
+    await copyFile(piFixture("s1-001.jsonl"), copy);
+    const shown = await arbor(["sessions", "show", copy]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("user:");
+    const result = await arbor([
+      "run",
+      "--session",
+      "pi-session.jsonl",
+      "--json",
+      "first question",
+    ]);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { sessionFile: string }).sessionFile).toBe(copy);
+    const names = await readdir(sandbox.project);
+    expect(names).toContain("pi-session.jsonl");
+  });
+});

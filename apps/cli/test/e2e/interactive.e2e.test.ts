@@ -1,0 +1,234 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type AgentMessage,
+  isEntryOfType,
+  openSessionFile,
+  type SessionEntry,
+} from "@arbor/session-store";
+import type { FakeProviderServer } from "@arbor/test-harness";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "./e2e-fixture.js";
+import { startRoutedServer } from "./routed-fake-server.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+let server: FakeProviderServer;
+let sandbox: Sandbox;
+const terminals: TmuxTerminal[] = [];
+let ruleAttempts = 0;
+
+beforeAll(async () => {
+  server = await startRoutedServer({
+    title: "Talk about fakes",
+    summary: "## Goal\nTalk to the fake model.\n\n## Done\n- Two questions answered.",
+    prompts: {
+      "slow please": {
+        blocks: [{ type: "text", text: "streaming slowly ".repeat(60) }],
+        chunkSize: 4,
+        delayMs: 60,
+      },
+      "first question": "answer one",
+      "second question": "answer two",
+      "third question": "answer three",
+      "print a greeting": () => {
+        ruleAttempts += 1;
+        return ruleAttempts === 1
+          ? {
+              blocks: [{ type: "text", text: "Sure: console.log('hi') will do it." }],
+              chunkSize: 4,
+            }
+          : "Sure: logger.info('hi') will do it.";
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(async () => {
+  sandbox = await createSandbox();
+});
+
+afterEach(async () => {
+  for (const terminal of terminals.splice(0)) terminal.kill();
+  await sandbox.remove();
+});
+
+function startArbor(args: string[] = []): TmuxTerminal {
+  const terminal = TmuxTerminal.start({
+    cwd: sandbox.project,
+    env: sandbox.env(server.openaiBaseURL),
+    args,
+  });
+  terminals.push(terminal);
+  return terminal;
+}
+
+async function ask(
+  terminal: TmuxTerminal,
+  prompt: string,
+  expected: string | RegExp,
+): Promise<string> {
+  await terminal.waitFor("/help for commands");
+  terminal.type(prompt);
+  terminal.press("Enter");
+  return terminal.waitFor(expected);
+}
+
+async function quit(terminal: TmuxTerminal): Promise<number> {
+  terminal.press("C-c");
+  await terminal.waitFor("Press Ctrl+C again to quit.");
+  terminal.press("C-c");
+  return terminal.exitCode();
+}
+
+const messagesOf = (entries: readonly SessionEntry[]): AgentMessage[] =>
+  entries.flatMap((entry) => (isEntryOfType(entry, "message") ? [entry.message] : []));
+
+describe("arbor in a real terminal", () => {
+  it("chats: streams the answer, titles the session, stores both messages, quits on Ctrl+C twice", async () => {
+    const terminal = startArbor();
+    const screen = await ask(terminal, "hello world", "echo: hello world");
+    expect(screen).toContain("you › hello world");
+    await terminal.waitFor("Talk about fakes");
+    expect(await quit(terminal)).toBe(0);
+    const session = await sandbox.openLatestSession();
+    const messages = messagesOf(session.getBranch());
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(session.getTitle()).toBe("Talk about fakes");
+  });
+
+  it("aborts a streaming answer with Esc: the partial answer stays, marked aborted", async () => {
+    const terminal = startArbor();
+    await ask(terminal, "slow please", "streaming slowly streaming");
+    terminal.press("Escape");
+    await terminal.waitFor("[aborted]");
+    await terminal.waitFor("/help for commands");
+    expect(terminal.screen()).not.toMatch(/error/i);
+    expect(await quit(terminal)).toBe(0);
+    const session = await sandbox.openLatestSession();
+    const answer = messagesOf(session.getBranch()).at(-1) as AgentMessage & { stopReason?: string };
+    expect(answer.role).toBe("assistant");
+    expect(answer.stopReason).toBe("aborted");
+    const text = JSON.stringify(answer.content);
+    expect(text).toContain("streaming slowly");
+    expect(text.length).toBeLessThan("streaming slowly ".repeat(60).length);
+  });
+
+  it("/tree moves the leaf to another branch, and the next prompt continues from there", async () => {
+    const terminal = startArbor();
+    await ask(terminal, "first question", "answer one");
+    await ask(terminal, "second question", "answer two");
+    terminal.type("/tree");
+    terminal.press("Enter");
+    await terminal.waitFor("Session tree");
+    terminal.type("answer one");
+    await terminal.waitFor(/search: answer one/);
+    terminal.press("Enter");
+    await terminal.waitFor("Enter: go");
+    terminal.press("Enter");
+    await terminal.waitFor((s) => !s.includes("Session tree"));
+    const moved = await ask(terminal, "third question", "answer three");
+    expect(moved).not.toContain("answer two");
+    expect(await quit(terminal)).toBe(0);
+    const session = await sandbox.openLatestSession();
+    const path = messagesOf(session.getBranch()).map((message) => JSON.stringify(message.content));
+    expect(path.join(" ")).toContain("answer one");
+    expect(path.join(" ")).not.toContain("answer two");
+    expect(path.join(" ")).toContain("answer three");
+    // The abandoned branch is still in the tree.
+    expect(JSON.stringify(session.getEntries())).toContain("answer two");
+  });
+
+  it("/label labels the latest message and /fork continues in a new session file", async () => {
+    const terminal = startArbor();
+    await ask(terminal, "first question", "answer one");
+    terminal.type("/label milestone");
+    terminal.press("Enter");
+    await terminal.waitFor('"milestone"');
+    terminal.type("/fork");
+    terminal.press("Enter");
+    await terminal.waitFor("Forked into a new session");
+    await ask(terminal, "second question", "answer two");
+    expect(await quit(terminal)).toBe(0);
+    const files = await sandbox.sessionFiles();
+    expect(files).toHaveLength(2);
+    const sessions = await Promise.all(
+      files.map((file) => openSessionFile(file, { readOnly: true })),
+    );
+    const forked = sessions.find((session) => session.getHeader().parentSession !== undefined);
+    const original = sessions.find((session) => session !== forked);
+    if (!forked || !original) throw new Error("expected an original and a forked session");
+    expect(forked.getHeader().parentSession).toBe(original.location);
+    expect(messagesOf(original.getBranch())).toHaveLength(2);
+    const labelled = messagesOf(forked.getBranch()).length;
+    expect(labelled).toBe(4);
+    const answerOne = forked
+      .getBranch()
+      .find((entry) => JSON.stringify(entry).includes("answer one"));
+    expect(answerOne && forked.getLabel(answerOne.id)).toBe("milestone");
+  });
+
+  it("/compact stores a compaction with the model's summary; /export writes an HTML file", async () => {
+    await sandbox.writeConfig(JSON.stringify({ compaction: { keepRecentTokens: 5 } }));
+    const terminal = startArbor();
+    await ask(terminal, "first question", "answer one");
+    await ask(terminal, "second question", "answer two");
+    terminal.type("/compact keep the answers");
+    terminal.press("Enter");
+    await terminal.waitFor("Compacted");
+    terminal.type("/export talk.html");
+    terminal.press("Enter");
+    await terminal.waitFor("Exported to");
+    expect(await quit(terminal)).toBe(0);
+    const session = await sandbox.openLatestSession();
+    const compaction = session.getBranch().find((entry) => isEntryOfType(entry, "compaction"));
+    expect(compaction && isEntryOfType(compaction, "compaction") && compaction.summary).toContain(
+      "Two questions answered",
+    );
+    const html = await readFile(join(sandbox.project, "talk.html"), "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain("second question");
+  });
+
+  it("resumes the latest session of the directory with --continue", async () => {
+    const first = startArbor();
+    await ask(first, "first question", "answer one");
+    expect(await quit(first)).toBe(0);
+    const second = startArbor(["--continue"]);
+    await second.waitFor("Resumed");
+    expect(second.screen()).toContain("answer one");
+    await ask(second, "second question", "answer two");
+    expect(await quit(second)).toBe(0);
+    expect(await sandbox.sessionFiles()).toHaveLength(1);
+    const session = await sandbox.openLatestSession();
+    expect(messagesOf(session.getBranch())).toHaveLength(4);
+  });
+
+  it("shows a stream-rule interrupt as a short notice and the retried answer, never an error", async () => {
+    ruleAttempts = 0;
+    await mkdir(join(sandbox.project, ".arbor", "rules"), { recursive: true });
+    await writeFile(
+      join(sandbox.project, ".arbor", "rules", "use-the-logger.md"),
+      '---\ncondition: "console\\\\.log"\n---\nUse the logger, never console.log.\n',
+    );
+    const terminal = startArbor();
+    const screen = await ask(terminal, "print a greeting", "logger.info('hi')");
+    expect(screen).toContain("Stream rule use-the-logger matched");
+    expect(screen).not.toMatch(/error|failed/i);
+    expect(await quit(terminal)).toBe(0);
+    expect(ruleAttempts).toBe(2);
+  });
+
+  it("refuses a broken config file with a clear message and a non-zero exit code", async () => {
+    await sandbox.writeConfig("{ not json");
+    const terminal = startArbor();
+    const code = await terminal.exitCode();
+    expect(code).not.toBe(0);
+    const screen = terminal.screen();
+    expect(screen).toContain("config.json is not valid JSON");
+    expect(screen).not.toMatch(/\n\s+at /);
+  });
+});

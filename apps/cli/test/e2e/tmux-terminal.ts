@@ -1,0 +1,131 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The built binary the end-to-end tests run (turbo builds it before `test`). */
+export const ARBOR_BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+
+/** Marks the line the shell prints when `arbor` exits: `__ARBOR_EXIT__<code>`. */
+export const EXIT_MARKER = "__ARBOR_EXIT__";
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** Options of {@link TmuxTerminal.start}. */
+export interface TerminalOptions {
+  cwd: string;
+  /** The whole environment of `arbor` besides PATH (nothing else leaks in from the test run). */
+  env: Record<string, string>;
+  args?: readonly string[];
+  width?: number;
+  height?: number;
+}
+
+/**
+ * A real terminal: `arbor` running in a detached tmux session on a private server socket,
+ * driven with `send-keys` and read with `capture-pane`.
+ */
+export class TmuxTerminal {
+  private constructor(
+    private readonly socket: string,
+    private readonly name: string,
+  ) {}
+
+  /** Starts `node dist/bin.js …` in a new tmux session. */
+  static start(options: TerminalOptions): TmuxTerminal {
+    if (!existsSync(ARBOR_BIN)) {
+      throw new Error(`${ARBOR_BIN} is missing; run "pnpm --filter @arbor/cli build" first`);
+    }
+    const socket = `arbor-e2e-${process.pid}`;
+    const name = `t${Math.random().toString(36).slice(2, 10)}`;
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      TERM: "xterm-256color",
+      ...options.env,
+    };
+    const assignments = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)}`);
+    const command = [
+      "env -i",
+      ...assignments,
+      shellQuote(process.execPath),
+      shellQuote(ARBOR_BIN),
+      ...(options.args ?? []).map(shellQuote),
+      `; echo ${EXIT_MARKER}$?; sleep 600`,
+    ].join(" ");
+    execFileSync("tmux", [
+      "-L",
+      socket,
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      String(options.width ?? 110),
+      "-y",
+      String(options.height ?? 45),
+      "-c",
+      options.cwd,
+      command,
+    ]);
+    return new TmuxTerminal(socket, name);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  /** Types text literally (no key names). */
+  type(text: string): void {
+    this.tmux("send-keys", "-t", this.name, "-l", text);
+  }
+
+  /** Presses keys by tmux name: `Enter`, `Escape`, `Up`, `Tab`, `C-c`. */
+  press(...keys: string[]): void {
+    this.tmux("send-keys", "-t", this.name, ...keys);
+  }
+
+  /** The visible screen as text. */
+  screen(): string {
+    return this.tmux("capture-pane", "-p", "-t", this.name);
+  }
+
+  /**
+   * Waits until the screen matches, polling every 50 ms.
+   * @throws Error with the last screen when it does not match within `timeoutMs`
+   */
+  async waitFor(
+    expected: string | RegExp | ((screen: string) => boolean),
+    timeoutMs = 10_000,
+  ): Promise<string> {
+    const matches = (screen: string) =>
+      typeof expected === "string"
+        ? screen.includes(expected)
+        : expected instanceof RegExp
+          ? expected.test(screen)
+          : expected(screen);
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = this.screen();
+      if (matches(last)) return last;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the terminal never showed ${String(expected)}; last screen:\n${last}`);
+  }
+
+  /** Waits for `arbor` to exit and returns its exit code. */
+  async exitCode(timeoutMs = 10_000): Promise<number> {
+    const screen = await this.waitFor(new RegExp(`${EXIT_MARKER}\\d+`), timeoutMs);
+    return Number(new RegExp(`${EXIT_MARKER}(\\d+)`).exec(screen)?.[1]);
+  }
+
+  /** Ends the tmux session (and with it the process). */
+  kill(): void {
+    try {
+      this.tmux("kill-session", "-t", this.name);
+    } catch {
+      // already gone
+    }
+  }
+}
