@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { messageEntrySchema } from "./entries.js";
-import { validateEntry } from "./session-log.js";
+import { materializeRecord, parseSessionLog, validateEntry } from "./session-log.js";
 
 const base = { type: "message", id: "m", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };
 
@@ -38,5 +38,42 @@ describe("validateEntry on message lines", () => {
   it("returns the very object it was given, so key order and unknown fields survive", () => {
     const entry = { ...base, message: { role: "user", content: "hi", extra: 1 }, more: true };
     expect(validateEntry(entry)).toBe(entry);
+  });
+});
+
+describe("parseSessionLog decoding", () => {
+  const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z"}';
+  const textArb = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme" }),
+    fc.string({ unit: "binary" }),
+    fc.string({ minLength: 4100, maxLength: 4500 }), // long enough to be read lazily
+    fc.string({ unit: "grapheme", minLength: 2100, maxLength: 2500 }),
+  );
+
+  it("reads every text back exactly, ASCII or not, short line or long", () => {
+    fc.assert(
+      fc.property(fc.array(textArb, { minLength: 1, maxLength: 6 }), (texts) => {
+        const lines = texts.map((text, i) =>
+          JSON.stringify({
+            ...base,
+            id: `m${i}`,
+            parentId: i === 0 ? null : `m${i - 1}`,
+            message: { role: "user", content: text },
+          }),
+        );
+        const bytes = Buffer.from(`${[header, ...lines].join("\n")}\n`, "utf8");
+        const log = parseSessionLog(bytes, "decode.jsonl", () => "unused");
+        expect(log.problems).toEqual([]);
+        const contents = log.records.map((record) => {
+          const entry = materializeRecord(record);
+          return typeof entry === "string"
+            ? entry
+            : (entry as { message: { content: unknown } }).message.content;
+        });
+        expect(contents).toEqual(texts);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { SessionFileError } from "../errors.js";
 import type { IdSet } from "../ids.js";
 import {
@@ -318,7 +319,9 @@ interface LineReader {
 
 function lineReader(buffer: Buffer): LineReader {
   if (buffer.length <= WHOLE_DECODE_BYTES) {
-    const whole = buffer.toString("utf8");
+    // An all-ASCII file (most are) decodes as latin1 to the same string: a copy instead of a
+    // UTF-8 decode, several times faster; the check costs a small part of either.
+    const whole = isAscii(buffer) ? buffer.toString("latin1") : buffer.toString("utf8");
     return {
       length: whole.length,
       indexOfNewline: (from) => whole.indexOf("\n", from),
