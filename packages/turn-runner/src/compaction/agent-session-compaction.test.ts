@@ -8,6 +8,7 @@ import type { AgentMessage, Session } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { drain, label, memorySession } from "../../test/factories.js";
 import { AgentSession } from "../agent-session.js";
+import { agentWithExtensions } from "../extensions/extension-fixtures.js";
 import { summarizeBranchWithModel } from "./branch-summary.js";
 import { SUMMARIZER_SYSTEM_PROMPT, TITLE_SYSTEM_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
 
@@ -219,5 +220,41 @@ describe("AgentSession compaction", () => {
     // Without summarize the leaf just moves.
     await agent.navigateTree(ids[3] as string);
     expect(session.getLeafId()).toBe(ids[3]);
+  });
+
+  it("lets extensions supply the summary of an automatic compaction", async () => {
+    const events: string[] = [];
+    const {
+      agent,
+      session,
+      model: m,
+    } = await agentWithExtensions({
+      responses: [
+        "first answer",
+        { error: { kind: "context_overflow", message: "too long" } },
+        "answer after compaction",
+      ],
+      agent: { compaction: { keepRecentTokens: 1 } },
+      extensions: {
+        summarizer: (arbor) => {
+          arbor.on("session_before_compact", (event) => {
+            events.push(`before:${event.reason}`);
+            return { summary: "summary from an extension" };
+          });
+          arbor.on("session_compact", (event) => {
+            events.push(`after:${event.fromExtension}`);
+          });
+        },
+      },
+    });
+    await drain(agent.prompt(`first ${words(50)}`));
+    const { result } = await drain(agent.prompt("second"));
+    expect(result).toMatchObject({ success: true, turns: 1 });
+    expect(events).toEqual(["before:overflow", "after:true"]);
+    expect(m.requests).toHaveLength(3);
+    expect(session.buildSessionContext().messages[0]).toMatchObject({
+      role: "compactionSummary",
+      summary: "summary from an extension",
+    });
   });
 });
