@@ -45,7 +45,15 @@ describe.each(piFixtureNames("s1-"))("compacting pi fixture %s", (name) => {
       summary: "summary of the earlier conversation",
     });
     expect(after.messages.length).toBeLessThanOrEqual(before.messages.length + 1);
-    // Undo: the entry before the compaction is the old leaf, with the old context.
+    // Undo: the entry before the compaction is the old leaf, with the old context. Moving
+    // the leaf there is stored: after a restart both Arbor and pi are back on it.
     expect(ours.buildSessionContext(leafBefore)).toEqual(before);
+    const writable = await openSessionFile(path);
+    await writable.branch(leafBefore as string);
+    await writable.close();
+    const reopened = await openSessionFile(path, { readOnly: true });
+    expect(reopened.getLeafId()).toBe(leafBefore);
+    expect(reopened.buildSessionContext()).toEqual(before);
+    expect(SessionManager.open(path).buildSessionContext()).toEqual(before);
   });
 });
