@@ -217,6 +217,7 @@ export class AgentSession {
     const outcome = await this.compaction.compact(target.model, "threshold", {
       signal: state.signal,
     });
+    if (outcome.status === "compacted") accountUsage(state, target, outcome.usage);
     state.channel.push(compactionEvent(outcome, turnIndex));
     return true;
   }
@@ -554,6 +555,7 @@ export class AgentSession {
           const compacted = await this.compaction.compact(target.model, "overflow", {
             signal: state.signal,
           });
+          if (compacted.status === "compacted") accountUsage(state, target, compacted.usage);
           state.channel.push(compactionEvent(compacted, turnIndex));
           if (compacted.status === "compacted") continue;
         }

@@ -60,6 +60,8 @@ describe("AgentSession compaction", () => {
     });
     const { events, result } = await drain(agent.prompt("next question"));
     expect(result).toMatchObject({ success: true, turns: 1 });
+    // The summary request is accounted with the run's own.
+    expect(result.usage).toEqual({ input: 20, output: 10, cacheRead: 0, cacheWrite: 0 });
     expect(m.requests[0]?.system).toBe(SUMMARIZER_SYSTEM_PROMPT);
     expect(firstText(m, 1)).toMatch(/^<summary>\n## Goal\nearlier questions/);
     expect(pathLabels(session).slice(-3)).toEqual([

@@ -92,7 +92,7 @@ export async function summarizeAbandonedBranch(
     branch.omittedMessages > 0
       ? `\n\n(${branch.omittedMessages} older messages of the branch were left out of the transcript.)`
       : "";
-  const summary = await requestSummary(model, {
+  const { text } = await requestSummary(model, {
     messages: branch.messages,
     instruction: BRANCH_SUMMARY_PROMPT + omitted,
     maxOutputTokens: Math.min(model.info.maxOutputTokens, options.maxOutputTokens ?? 2_048),
@@ -105,7 +105,7 @@ export async function summarizeAbandonedBranch(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return {
-    summary: withFileLists(summary, branch.fileOperations),
+    summary: withFileLists(text, branch.fileOperations),
     details: branch.fileOperations,
     fromHook: false,
   };

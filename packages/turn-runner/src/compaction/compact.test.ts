@@ -137,6 +137,7 @@ describe("compact", () => {
     const outcome = await compact({ session, model, settings: { keepRecentTokens: 40 } });
     expect(outcome).toMatchObject({ status: "compacted", firstKeptEntryId: ids[5] });
     expect(model.requests).toHaveLength(2);
+    expect(outcome).toMatchObject({ usage: { input: 20, output: 10 } });
     expect(promptOf(model.requests[0])).toContain("[User]: First");
     expect(promptOf(model.requests[0])).not.toContain("[User]: Second");
     expect(promptOf(model.requests[1])).toContain(TURN_PREFIX_PROMPT);

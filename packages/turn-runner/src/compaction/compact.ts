@@ -1,4 +1,4 @@
-import type { Model } from "@arbor/providers";
+import type { Model, Usage } from "@arbor/providers";
 import {
   type AgentMessage,
   type FileOperations,
@@ -8,7 +8,13 @@ import {
 } from "@arbor/session-store";
 import { INITIAL_SUMMARY_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
 import { type CompactionSettings, resolveCompactionSettings } from "./settings.js";
-import { requestSummary, withFileLists } from "./summary-request.js";
+import {
+  addUsage,
+  NO_USAGE,
+  requestSummary,
+  type SummaryAnswer,
+  withFileLists,
+} from "./summary-request.js";
 
 /** What asked for a compaction: the user, the token threshold, or a context overflow. */
 export type CompactionReason = "manual" | "threshold" | "overflow";
@@ -52,6 +58,8 @@ export interface CompactionResult {
   details: unknown;
   /** True when a `beforeCompact` hook supplied the summary. */
   fromHook: boolean;
+  /** Tokens the summary requests cost (zero when a hook supplied the summary). */
+  usage: Usage;
 }
 
 /** How a compaction request ended. */
@@ -130,6 +138,7 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
   if (hook?.cancel) return { status: "cancelled", reason };
 
   let summary: string;
+  let usage: Usage = { ...NO_USAGE };
   let details: unknown = plan.fileOperations;
   const hookSummary = hook?.summary?.trim() ?? "";
   const fromHook = hookSummary !== "";
@@ -137,7 +146,9 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
     summary = hookSummary;
     if (hook?.details !== undefined) details = hook.details;
   } else {
-    summary = withFileLists(await summarize(preparation, options, settings), plan.fileOperations);
+    const answer = await summarize(preparation, options, settings);
+    summary = withFileLists(answer.text, plan.fileOperations);
+    usage = answer.usage;
   }
   const entryId = await session.appendCompaction(
     summary,
@@ -155,6 +166,7 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
     tokensBefore: plan.tokensBefore,
     details,
     fromHook,
+    usage,
   };
   await options.afterCompact?.(result);
   return result;
@@ -164,7 +176,7 @@ async function summarize(
   preparation: CompactionPreparation,
   options: CompactOptions,
   settings: CompactionSettings,
-): Promise<string> {
+): Promise<SummaryAnswer> {
   const budget = summaryTokenBudget(options.model, settings);
   const common = {
     ...(options.toolResultMaxChars !== undefined
@@ -173,9 +185,11 @@ async function summarize(
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const { messagesToSummarize, previousSummary, turnPrefixMessages } = preparation;
-  const history =
+  const history: Promise<SummaryAnswer | undefined> =
     messagesToSummarize.length === 0
-      ? Promise.resolve(previousSummary)
+      ? Promise.resolve(
+          previousSummary === undefined ? undefined : { text: previousSummary, usage: NO_USAGE },
+        )
       : requestSummary(options.model, {
           messages: messagesToSummarize,
           instruction:
@@ -197,7 +211,10 @@ async function summarize(
         })
       : Promise.resolve(undefined);
   const [historySummary, prefixSummary] = await Promise.all([history, prefix]);
-  if (prefixSummary === undefined) return historySummary ?? "";
-  const head = historySummary ?? "No earlier conversation.";
-  return `${head}\n\n---\n\n## Beginning of the current turn\n\n${prefixSummary}`;
+  if (prefixSummary === undefined) return historySummary ?? { text: "", usage: { ...NO_USAGE } };
+  const head = historySummary?.text ?? "No earlier conversation.";
+  return {
+    text: `${head}\n\n---\n\n## Beginning of the current turn\n\n${prefixSummary.text}`,
+    usage: addUsage(historySummary?.usage ?? NO_USAGE, prefixSummary.usage),
+  };
 }

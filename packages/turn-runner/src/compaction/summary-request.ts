@@ -1,4 +1,4 @@
-import type { Model } from "@arbor/providers";
+import type { Model, Usage } from "@arbor/providers";
 import {
   type AgentMessage,
   estimateTextTokens,
@@ -33,12 +33,39 @@ export function fitTranscript(transcript: string, maxTokens: number): string {
   return `[… the earliest part of the transcript was left out to fit]\n${transcript.slice(-keepChars)}`;
 }
 
+/** A summary and the tokens it cost (zero when the model reported none). */
+export interface SummaryAnswer {
+  text: string;
+  usage: Usage;
+}
+
+/** Usage with every counter at zero. */
+export const NO_USAGE: Readonly<Usage> = Object.freeze({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+});
+
+/** Adds two usages. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}
+
 /**
  * Asks `model` for a summary of `messages`: the transcript (tool results cut), the earlier
  * summary to update if any, the instruction, and the user's own instructions last.
  * @throws SummaryError when the model fails or answers nothing
  */
-export async function requestSummary(model: Model, request: SummaryRequest): Promise<string> {
+export async function requestSummary(
+  model: Model,
+  request: SummaryRequest,
+): Promise<SummaryAnswer> {
   const budget = model.info.contextWindow - request.maxOutputTokens - PROMPT_OVERHEAD_TOKENS;
   const transcript = fitTranscript(
     serializeTranscript(request.messages, {
@@ -58,13 +85,13 @@ export async function requestSummary(model: Model, request: SummaryRequest): Pro
       `The user asks you to pay particular attention to this:\n${request.customInstructions.trim()}`,
     );
   }
-  const { text } = await requestText(model, {
+  const { text, usage } = await requestText(model, {
     system: SUMMARIZER_SYSTEM_PROMPT,
     prompt: parts.join("\n\n"),
     maxOutputTokens: request.maxOutputTokens,
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  return text;
+  return { text, usage: usage ?? { ...NO_USAGE } };
 }
 
 /** Appends the files a summary's conversation read and modified, so the model sees them. */
