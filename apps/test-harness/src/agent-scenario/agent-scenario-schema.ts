@@ -116,6 +116,8 @@ export const agentConfigSchema = z
      * by abort), for scenarios that prove a wait is interrupted.
      */
     waits: z.enum(["virtual", "real"]).default("virtual"),
+    /** `model`: `navigateTree` summaries are written by the serving model (`summarizeBranchWithModel`). */
+    branchSummaries: z.enum(["none", "model"]).default("none"),
     /** Further `AgentSession` options passed through verbatim (JSON values only). */
     options: z.record(z.string(), z.unknown()).default({}),
   })

@@ -10,6 +10,7 @@ import {
   AgentSession,
   type AgentSessionOptions,
   type AgentTool,
+  summarizeBranchWithModel,
 } from "@arbor/turn-runner";
 import type { ScenarioResult } from "../scenario/run-scenario.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";
@@ -81,6 +82,7 @@ function createAgent(harness: Harness, session: Session): AgentSession {
     ...(agent.system === undefined ? {} : { systemPrompt: agent.system }),
     ...(ttsr ? { ttsr, projectRoot: "/" } : {}),
     ...agent.limits,
+    ...(agent.branchSummaries === "model" ? { summarizeBranch: summarizeBranchWithModel } : {}),
     sleep: sleepSeam(harness),
   };
   return new AgentSession(options);
