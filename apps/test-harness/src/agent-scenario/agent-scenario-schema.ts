@@ -178,7 +178,7 @@ export const expectedResultSchema = z
     usage: usageSchema.partial().optional(),
     /** Compared to 9 decimal places. */
     cost: z.number().nonnegative().optional(),
-    /** Compared exactly (deep equality). */
+    /** The final report; objects match as a subset (named keys only), everything else exactly. */
     finalReport: z.unknown().optional(),
     /** A substring of the result's `message`. */
     messageContains: z.string().optional(),
