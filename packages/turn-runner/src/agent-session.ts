@@ -23,6 +23,7 @@ import {
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
 import { AgentExtensions } from "./extensions/agent-extensions.js";
+import { navigateAgentTree } from "./extensions/agent-tree-navigation.js";
 import { extensionCompactionHooks } from "./extensions/compaction-hooks.js";
 import { ExtensionHooks } from "./extensions/extension-hooks.js";
 import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
@@ -275,8 +276,15 @@ export class AgentSession {
    */
   async setModel(model: Model): Promise<string> {
     this.assertIdle("setModel");
+    const previous = this.pool.current()?.model.info;
     this.pool.select(model);
-    return this.session.appendModelChange(model.info.provider, model.info.id);
+    const entryId = await this.session.appendModelChange(model.info.provider, model.info.id);
+    await this.extensionHooks?.selectModel(
+      { provider: model.info.provider, modelId: model.info.id },
+      previous ? { provider: previous.provider, modelId: previous.id } : null,
+      "set",
+    );
+    return entryId;
   }
 
   /**
@@ -307,11 +315,10 @@ export class AgentSession {
     options: NavigateTreeOptions = {},
   ): Promise<TreeNavigation> {
     this.assertIdle("navigateTree");
-    const navigation = await moveLeaf(this.session, targetId, {
-      ...options,
-      summarizeBranch: this.options.summarizeBranch,
-      model: this.model,
-    });
+    const input = { ...options, summarizeBranch: this.options.summarizeBranch, model: this.model };
+    const navigation = this.extensionControls
+      ? await navigateAgentTree(this.extensionControls, this.session, targetId, input)
+      : await moveLeaf(this.session, targetId, input);
     this.followChosenModel();
     return navigation;
   }
@@ -331,6 +338,7 @@ export class AgentSession {
     if (this.sessionOwned) await previous.close();
     this.sessionOwned = true;
     this.followChosenModel();
+    await this.extensionControls?.start("fork", previous.id);
     return forked;
   }
 
@@ -382,7 +390,9 @@ export class AgentSession {
     if (!options.extensions) return undefined;
     const agent = this;
     return new ExtensionHooks(options.extensions, {
-      session: options.session,
+      get session() {
+        return agent.session;
+      },
       tools: this.tools,
       get running() {
         return agent.running;
@@ -413,7 +423,7 @@ export class AgentSession {
       return result;
     };
     const hooks = this.extensionHooks;
-    await hooks?.startRun(text, this.options.systemPrompt, state.signal);
+    await hooks?.startRun(text, this.options.systemPrompt, state.signal, images);
     if (text !== undefined) {
       const message: AgentMessage = {
         role: "user",

@@ -6,9 +6,13 @@ export interface NavigateTreeOptions {
   /**
    * Summarizes the branch being left when no extension supplied a summary (an app passes
    * its model-backed summarizer here). Without it, or when it resolves to nothing, the leaf
-   * moves without a `branch_summary`.
+   * moves without a `branch_summary`. It may return the summary alone or with `details`
+   * stored on the entry.
    */
-  summarize?: (entries: SessionEntry[], signal?: AbortSignal) => Promise<string | undefined>;
+  summarize?: (
+    entries: SessionEntry[],
+    signal?: AbortSignal,
+  ) => Promise<string | { summary: string; details?: unknown } | undefined>;
   signal?: AbortSignal;
 }
 
@@ -29,7 +33,7 @@ export type NavigateTreeResult =
  * Moves a session's leaf to `targetId` (`null`: before the first entry) with extensions in
  * the loop: `session_before_tree` may cancel the move or supply a summary of the branch
  * left, stored as a `branch_summary` entry; `session_tree` follows once the leaf moved.
- * @throws EntryNotFoundError (from the session) when the target does not exist
+ * @throws RangeError when the target does not exist (the leaf has not moved)
  */
 export async function navigateTree(
   session: Session,
@@ -37,6 +41,8 @@ export async function navigateTree(
   targetId: string | null,
   options: NavigateTreeOptions = {},
 ): Promise<NavigateTreeResult> {
+  if (targetId !== null && !session.getEntry(targetId))
+    throw new RangeError(`no entry "${targetId}" in this session; pick an id from getTree()`);
   const oldLeafId = session.getLeafId();
   const entriesToSummarize = branchLeft(session, targetId);
   const emitOptions = options.signal ? { signal: options.signal } : {};
@@ -46,12 +52,16 @@ export async function navigateTree(
   );
   if (decision.cancelled) return { cancelled: true, extensionName: decision.extensionName };
   let summary = decision.summary;
+  let details = decision.details;
   const fromExtension = summary !== undefined;
-  if (summary === undefined && options.summarize && entriesToSummarize.length > 0)
-    summary = await options.summarize(entriesToSummarize, options.signal);
+  if (summary === undefined && options.summarize && entriesToSummarize.length > 0) {
+    const made = await options.summarize(entriesToSummarize, options.signal);
+    summary = typeof made === "string" ? made : made?.summary;
+    details = typeof made === "object" ? made.details : undefined;
+  }
   let summaryEntryId: string | undefined;
   if (summary) {
-    summaryEntryId = await session.branchWithSummary(targetId, summary, decision.details);
+    summaryEntryId = await session.branchWithSummary(targetId, summary, details);
   } else if (targetId === null) {
     await session.resetLeaf();
   } else {
@@ -74,10 +84,7 @@ export async function navigateTree(
   };
 }
 
-/**
- * The entries of the current branch that are not on the target's path, root first.
- * `getBranch` throws the session's own error for a missing target.
- */
+/** The entries of the current branch that are not on the target's path, root first. */
 function branchLeft(session: Session, targetId: string | null): SessionEntry[] {
   const kept = new Set(targetId === null ? [] : session.getBranch(targetId).map((e) => e.id));
   return session.getBranch().filter((entry) => !kept.has(entry.id));
