@@ -60,8 +60,8 @@ function rules(): TtsrManager {
   return ttsr;
 }
 
-async function raw(model: Model): Promise<Sample & { events: number }> {
-  const request: ModelRequest = { messages: [{ role: "user", content: "bench" }] };
+async function raw(model: Model, prompt: string): Promise<Sample & { events: number }> {
+  const request: ModelRequest = { messages: [{ role: "user", content: prompt }] };
   const started = performance.now();
   let firstTokenMs = Number.NaN;
   let events = 0;
@@ -74,12 +74,12 @@ async function raw(model: Model): Promise<Sample & { events: number }> {
   return { totalMs: performance.now() - started, firstTokenMs, events };
 }
 
-async function loop(model: Model): Promise<Sample> {
+async function loop(model: Model, prompt: string): Promise<Sample> {
   const session = await Session.open(new MemorySessionStorage(), { create: true });
   const agent = new AgentSession({ targets: [{ model }], session, ttsr: rules() });
   const started = performance.now();
   let firstTokenMs = Number.NaN;
-  const run = agent.prompt("bench");
+  const run = agent.prompt(prompt);
   for await (const event of run.events) {
     if (event.type === "text_delta" && Number.isNaN(firstTokenMs)) {
       firstTokenMs = performance.now() - started;
@@ -96,15 +96,23 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-async function measure(name: string, model: () => Model) {
+/** The prompt that makes the fake server answer with a short answer (20 deltas). */
+const SHORT_PROMPT = "bench-short";
+
+async function measure(
+  name: string,
+  model: () => Model,
+  options: { prompt?: string; firstTokenOnly?: boolean } = {},
+) {
+  const prompt = options.prompt ?? "bench";
   const raws: Array<Sample & { events: number }> = [];
   const loops: Sample[] = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     // Interleaved, alternating which goes first, so drift hits both sides alike.
     const pair =
       round % 2 === 0
-        ? [await raw(model()), await loop(model())]
-        : ([await loop(model()), await raw(model())].reverse() as [Sample, Sample]);
+        ? [await raw(model(), prompt), await loop(model(), prompt)]
+        : ([await loop(model(), prompt), await raw(model(), prompt)].reverse() as [Sample, Sample]);
     if (round < WARMUP) continue;
     raws.push(pair[0] as Sample & { events: number });
     loops.push(pair[1] as Sample);
@@ -118,10 +126,14 @@ async function measure(name: string, model: () => Model) {
   return [
     name,
     String(events),
-    rawPerEvent.toFixed(2),
-    loopPerEvent.toFixed(2),
-    (loopPerEvent - rawPerEvent).toFixed(2),
-    (loopPerEvent / rawPerEvent).toFixed(2),
+    ...(options.firstTokenOnly
+      ? ["–", "–", "–", "–"]
+      : [
+          rawPerEvent.toFixed(2),
+          loopPerEvent.toFixed(2),
+          (loopPerEvent - rawPerEvent).toFixed(2),
+          (loopPerEvent / rawPerEvent).toFixed(2),
+        ]),
     rawFirst.toFixed(3),
     loopFirst.toFixed(3),
     addedFirst.toFixed(3),
@@ -144,16 +156,23 @@ const script = {
   blocks: [{ type: "text" as const, text: deltas.join("") }],
   chunkSize: 4,
 };
+// The first token of a long scripted answer comes late (the server prepares the stream),
+// which buries the loop's share in noise; a short answer measures time to first token.
+const shortScript = { blocks: [{ type: "text" as const, text: "x".repeat(80) }], chunkSize: 4 };
+const lastUserText = (body: Record<string, unknown>): unknown =>
+  (body.messages as Array<{ content?: unknown }> | undefined)?.at(-1)?.content;
 
 if (process.argv[2] === "--serve") {
   const { FakeProviderServer } = (await import(pathToFileURL(HARNESS).href)) as {
     FakeProviderServer: {
       start(options: {
-        fallback: () => typeof script;
+        fallback: (body: Record<string, unknown>) => typeof script;
       }): Promise<{ url: string; close(): Promise<void> }>;
     };
   };
-  const server = await FakeProviderServer.start({ fallback: () => script });
+  const server = await FakeProviderServer.start({
+    fallback: (body) => (lastUserText(body) === SHORT_PROMPT ? shortScript : script),
+  });
   process.send?.(server.url);
   process.on("disconnect", () => void server.close().then(() => process.exit(0)));
 } else {
@@ -175,6 +194,12 @@ if (process.argv[2] === "--serve") {
     baseURL: `${url}/v1`,
   });
   rows.push(await measure("OpenAI adapter, fake server", () => adapter));
+  rows.push(
+    await measure("OpenAI adapter, short answer", () => adapter, {
+      prompt: SHORT_PROMPT,
+      firstTokenOnly: true,
+    }),
+  );
   child.disconnect();
 
   const header = [
@@ -190,7 +215,7 @@ if (process.argv[2] === "--serve") {
   ];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   console.log(
-    `turn loop vs raw model stream: ${RULES} stream rules active (none matching); one answer of ${DELTAS} words per call (pre-built: one delta per word; adapter: 4-character deltas); median of ${ROUNDS} interleaved rounds after ${WARMUP} warm-up rounds; added first token = median of the per-round differences; Node ${process.versions.node}\n`,
+    `turn loop vs raw model stream: ${RULES} stream rules active (none matching); one answer of ${DELTAS} words per call (pre-built: one delta per word; adapter: 4-character deltas; the short answer, 20 deltas, measures the first token only); median of ${ROUNDS} interleaved rounds after ${WARMUP} warm-up rounds; added first token = median of the per-round differences; Node ${process.versions.node}\n`,
   );
   console.log([line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n"));
   console.log("\ntargets: added < 10 µs per event, added < 2 ms to the first token");
