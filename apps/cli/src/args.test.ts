@@ -9,6 +9,33 @@ describe("parseCliArgs", () => {
       help: false,
       version: false,
       debug: true,
+      json: false,
+      continue: false,
+    });
+  });
+
+  it("reads the session, provider and model options", () => {
+    expect(
+      parseCliArgs([
+        "run",
+        "-c",
+        "--json",
+        "-s",
+        "abc",
+        "--provider",
+        "ollama",
+        "-m",
+        "llama3.2",
+        "hi",
+      ]),
+    ).toMatchObject({
+      command: "run",
+      positionals: ["hi"],
+      continue: true,
+      json: true,
+      session: "abc",
+      provider: "ollama",
+      model: "llama3.2",
     });
   });
 

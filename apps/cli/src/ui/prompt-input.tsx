@@ -23,7 +23,7 @@ interface EditorState {
 
 /**
  * The prompt editor: Enter sends, a line ending in `\` (or Alt+Enter) continues on a new
- * line, ↑ and ↓ walk the history, Backspace deletes. Its state lives in a ref so keys that
+ * line (so does Ctrl+J), ↑ and ↓ walk the history, Backspace deletes. Its state lives in a ref so keys that
  * arrive faster than React re-renders all see the latest text.
  */
 export function PromptInput({
@@ -89,7 +89,13 @@ export function PromptInput({
       // Typed text and Enter can arrive in one chunk (fast typing, tmux, a terminal that
       // batches); a single trailing carriage return there still means "send". Pasted text
       // with line breaks inside stays one multi-line message.
-      const body = input.replace(/\r\n?/gu, "\r");
+      // Ctrl+J alone inserts a line break. Keys typed before the app switched the terminal to
+      // raw mode arrive with the terminal's own line ending, "\n", and count like Enter.
+      if (input === "\n") {
+        set({ value: `${value}\n` });
+        return;
+      }
+      const body = input.replace(/\r\n?|\n/gu, "\r");
       const breaks = body.split("\r").length - 1;
       if (breaks === 1 && body.endsWith("\r") && !body.endsWith("\\\r")) {
         submitText(value + body.slice(0, -1));

@@ -145,6 +145,8 @@ describe("arbor in a real terminal", () => {
   it("/label labels the latest message and /fork continues in a new session file", async () => {
     const terminal = startArbor();
     await ask(terminal, "first question", "answer one");
+    // The title is stored after the answer; label after it so the label is the newest entry.
+    await terminal.waitFor("Talk about fakes");
     terminal.type("/label milestone");
     terminal.press("Enter");
     await terminal.waitFor('"milestone"');

@@ -1,0 +1,198 @@
+import { ExtensionRunner } from "@arbor/extensions-api";
+import type { Model } from "@arbor/providers";
+import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
+import { isEntryOfType, MemorySessionStorage, Session } from "@arbor/session-store";
+import { type AgentTool, defineTool } from "@arbor/turn-runner";
+import { render } from "ink-testing-library";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { ChatApp } from "./chat-app.js";
+import { ChatController } from "./chat-controller.js";
+
+const lookupTool = defineTool({
+  name: "lookup",
+  description: "Looks a value up",
+  parameters: z.object({ key: z.string() }),
+  execute: ({ key }) => `value of ${key}`,
+}) as unknown as AgentTool;
+
+const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+const ESC = "\u001B";
+
+async function setup(
+  responses: ScriptedResponseInput[],
+  options: {
+    rules?: { name: string; content: string; condition: string }[];
+    extensions?: ExtensionRunner;
+  } = {},
+) {
+  const session = await Session.open(new MemorySessionStorage(), { create: true, cwd: "/project" });
+  const model = new ScriptedModel({ responses });
+  const other = new ScriptedModel({ responses: ["from the other model"] });
+  const controller = new ChatController({
+    session,
+    models: { initial: model, select: (spec): Model => (spec === "other" ? other : model) },
+    rules: {
+      rules: (options.rules ?? []).map((rule) => ({
+        ...rule,
+        path: "",
+        enabled: true,
+        condition: [rule.condition],
+      })),
+      warnings: [],
+    },
+    tools: [lookupTool],
+    projectRoot: "/project",
+    thinking: "off",
+    autoTitle: false,
+    ...(options.extensions ? { extensions: options.extensions } : {}),
+  });
+  await controller.start("startup");
+  const app = render(
+    <ChatApp
+      controller={controller}
+      cwd="/project"
+      listSessions={async () => []}
+      openSession={async () => session}
+    />,
+  );
+  await tick();
+  const send = async (text: string) => {
+    app.stdin.write(text);
+    await tick();
+    app.stdin.write("\r");
+  };
+  const frame = () => app.lastFrame() ?? "";
+  const waitForFrame = (text: string) =>
+    vi.waitFor(() => expect(frame()).toContain(text), { timeout: 3000 });
+  return { session, model, other, controller, app, send, frame, waitForFrame };
+}
+
+describe("ChatApp", () => {
+  it("streams an answer with its thinking and tool calls shown compactly, and a footer", async () => {
+    const { send, waitForFrame, frame } = await setup([
+      { blocks: [{ type: "toolCall", name: "lookup", arguments: { key: "answer" } }] },
+      {
+        blocks: [
+          { type: "thinking", thinking: "Considering the question" },
+          { type: "text", text: "The answer is 42." },
+        ],
+      },
+    ]);
+    await send("What is the answer?");
+    await waitForFrame("The answer is 42.");
+    expect(frame()).toContain("you › What is the answer?");
+    expect(frame()).toContain("thinking: Considering the question");
+    expect(frame()).toContain("⚙ lookup ✓");
+    expect(frame()).toMatch(
+      /arbor\/scripted · thinking off · ↑20 ↓10 · \$0\.0000 · ctx \d+\/128k \(0%\) · What is the answer\?/,
+    );
+  });
+
+  it("shows a spinner while the model has not answered yet", async () => {
+    const { send, waitForFrame } = await setup([
+      { blocks: [{ type: "text", text: "late" }], delayMs: 300 },
+    ]);
+    await send("hi");
+    await waitForFrame("waiting for the model");
+    await waitForFrame("late");
+  });
+
+  it("keeps the partial answer marked aborted when Esc is pressed", async () => {
+    const { send, app, waitForFrame, session } = await setup([
+      {
+        blocks: [{ type: "text", text: "one two three four five six seven eight" }],
+        chunkSize: 4,
+        delayMs: 40,
+      },
+    ]);
+    await send("count");
+    await waitForFrame("one");
+    app.stdin.write(ESC);
+    await waitForFrame("[aborted]");
+    const last = session.getBranch().at(-1);
+    expect(
+      last &&
+        isEntryOfType(last, "message") &&
+        (last.message as { stopReason?: string }).stopReason,
+    ).toBe("aborted");
+  });
+
+  it("shows a stream-rule interrupt as a short notice and then the retried answer", async () => {
+    const { send, waitForFrame, frame } = await setup(
+      [
+        { blocks: [{ type: "text", text: "use console.log here" }], chunkSize: 3 },
+        "use the logger here",
+      ],
+      { rules: [{ name: "no-console", content: "Use the logger.", condition: "console\\.log" }] },
+    );
+    await send("how do I log?");
+    await waitForFrame("use the logger here");
+    expect(frame()).toContain("Stream rule no-console matched");
+    expect(frame()).not.toContain("console.log here");
+    expect(frame()).not.toMatch(/error/i);
+  });
+
+  it("runs /title, /label, /thinking, /model and /help", async () => {
+    const { send, waitForFrame, frame, session } = await setup(["first answer", "second answer"]);
+    await send("question");
+    await waitForFrame("first answer");
+    await send("/title My talk");
+    await waitForFrame("Title: My talk");
+    expect(session.getTitle()).toBe("My talk");
+    await send("/label keep");
+    await waitForFrame('"keep"');
+    const answer = session
+      .getBranch()
+      .filter((entry) => isEntryOfType(entry, "message"))
+      .at(-1);
+    expect(answer && session.getLabel(answer.id)).toBe("keep");
+    await send("/thinking high");
+    await waitForFrame("Thinking: high");
+    expect(session.getBranch().some((entry) => isEntryOfType(entry, "thinking_level_change"))).toBe(
+      true,
+    );
+    await send("/thinking loud");
+    await waitForFrame('"loud" is not a thinking level');
+    await send("/model other");
+    await waitForFrame("thinking high");
+    await send("/help");
+    await waitForFrame("/compact [instructions]");
+    expect(frame()).toContain("Esc aborts");
+  });
+
+  it("uses the model chosen with /model for the next prompt", async () => {
+    const { send, waitForFrame, other } = await setup(["unused"]);
+    await send("/model other");
+    await tick(60);
+    await send("hello");
+    await waitForFrame("from the other model");
+    expect(other.requests).toHaveLength(1);
+  });
+
+  it("says so for an unknown command and runs commands extensions register", async () => {
+    const extensions = new ExtensionRunner({ cwd: "/project" });
+    const seen: string[] = [];
+    await extensions.addExtension("greeter", (arbor) => {
+      arbor.registerCommand("greet", {
+        description: "Greets someone",
+        handler: async (args) => {
+          seen.push(args);
+        },
+      });
+    });
+    const { send, waitForFrame } = await setup([], { extensions });
+    await send("/nonsense");
+    await waitForFrame("There is no command /nonsense");
+    await send("/help");
+    await waitForFrame("Greets someone (greeter)");
+    await send("/greet Ada");
+    await vi.waitFor(() => expect(seen).toEqual(["Ada"]));
+  });
+
+  it("asks for a second Ctrl+C before quitting", async () => {
+    const { app, waitForFrame } = await setup([]);
+    app.stdin.write("\u0003");
+    await waitForFrame("Press Ctrl+C again to quit.");
+  });
+});
