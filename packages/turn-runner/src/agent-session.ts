@@ -504,6 +504,7 @@ export class AgentSession {
       if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
       if (!thresholdCompacted) {
         thresholdCompacted = await this.compactIfNeeded(turnIndex, target, state);
+        if (state.control.ended) return { ok: false, reason: state.control.ended };
       }
       if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
       const finalTurn = state.finalTurn !== undefined;
@@ -567,6 +568,7 @@ export class AgentSession {
           });
           if (compacted.status === "compacted") accountUsage(state, target, compacted.usage);
           state.channel.push(compactionEvent(compacted, turnIndex));
+          if (state.control.ended) return { ok: false, reason: state.control.ended };
           if (compacted.status === "compacted") continue;
         }
         return { ok: false, reason: "context_overflow", message: error.message };

@@ -107,6 +107,33 @@ describe("AgentSession compaction", () => {
     ]);
   });
 
+  it("an abort during a compaction stores no compaction and keeps the user message", async () => {
+    const session = await memorySession();
+    await history(session);
+    const m = model(
+      [{ blocks: [{ type: "text", text: "a slow summary" }], chunkSize: 1, delayMs: 20 }],
+      1_000,
+    );
+    const agent = new AgentSession({
+      targets: [{ model: m }],
+      session,
+      compaction: { reserveTokens: 500, keepRecentTokens: 150 },
+    });
+    const run = agent.prompt("next question");
+    setTimeout(() => agent.abort(), 30);
+    const { events, result } = await drain(run);
+    expect(result).toMatchObject({ success: false, reason: "aborted" });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "compaction", reason: "threshold", status: "failed" }),
+    );
+    expect(session.getEntries().some((e) => e.type === "compaction")).toBe(false);
+    expect(session.getLeafEntry()).toMatchObject({
+      type: "message",
+      message: { role: "user", content: "next question" },
+    });
+    expect(m.requests).toHaveLength(1);
+  });
+
   it("fails with context_overflow when compacting cannot help", async () => {
     const session = await memorySession();
     await history(session);
