@@ -4,5 +4,6 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
+    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"] },
   },
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   createSession,
+  defaultSessionDir,
   deleteSession,
   listSessions,
   openSessionFile,
@@ -75,6 +76,26 @@ describe("listSessions", () => {
     // A corrupt index is rebuilt, never trusted.
     await writeFile(join(dir, SESSION_INDEX_FILE), "{broken");
     expect((await listSessions(dir))[0]?.messageCount).toBe(2);
+  });
+
+  it("puts sessions in pi's per-directory layout, named by creation time and id", async () => {
+    expect(defaultSessionDir("/home/ada", "/work/arbor")).toBe(
+      join("/home/ada", ".arbor", "sessions", "--work-arbor--"),
+    );
+    expect(defaultSessionDir("/home/ada", "C:\\code\\app")).toBe(
+      join("/home/ada", ".arbor", "sessions", "--C--code-app--"),
+    );
+    const home = await mkdtemp(join(tmpdir(), "arbor-home-"));
+    const dir = defaultSessionDir(home, "/work/arbor");
+    const createdAt = Date.parse("2026-03-04T05:06:07.089Z");
+    const session = await createSession({ dir, cwd: "/work/arbor", now: () => createdAt });
+    await session.close();
+    expect(session.location).toBe(join(dir, `2026-03-04T05-06-07-089Z_${session.id}.jsonl`));
+    expect(session.getHeader()).toMatchObject({
+      cwd: "/work/arbor",
+      timestamp: "2026-03-04T05:06:07.089Z",
+    });
+    expect((await listSessions(dir)).map((info) => info.id)).toEqual([session.id]);
   });
 
   it("returns nothing for a missing directory", async () => {

@@ -59,6 +59,7 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
       const a = await session.appendMessage(user("hello"));
       const b = await session.appendMessage(assistant("hi"));
       expect(session.getLeafId()).toBe(b);
+      expect(session.getLeafEntry()).toEqual(session.getEntry(b));
       expect(session.getEntry(b)?.parentId).toBe(a);
       await session.close();
 
@@ -190,6 +191,27 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
       ]);
       expect(session.problems[2]?.recoveredId).toBe("m3");
       await session.close();
+    });
+
+    it("stores stream-rule injections with their turn counters and reopens them exactly", async () => {
+      const storage = await factory.fresh();
+      const session = await open(storage, { create: true });
+      const injected = [
+        { rule: "no-console", turn: 2, interrupt: 5 },
+        { rule: "no-any", turn: 2, interrupt: 5, note: "kept" },
+      ];
+      const id = await session.appendTtsrInjection(injected);
+      await session.close();
+      const again = await open(await factory.same(storage));
+      expect(again.getEntry(id)).toMatchObject({ type: "ttsr_injection", injectedRules: injected });
+      // Injections are bookkeeping, never part of what the model is sent.
+      expect(again.buildSessionContext().messages).toEqual([]);
+      await again.close();
+
+      const bad = `{"type":"ttsr_injection","id":"t1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","injectedRules":[{"rule":"x","turn":-1,"interrupt":0}]}`;
+      const hostile = await open(await factory.seeded(`${header}\n${bad}\n`), { readOnly: true });
+      expect(hostile.getEntry("t1")).toBeUndefined();
+      expect(hostile.problems.map((p) => [p.kind, p.line])).toEqual([["invalid_entry", 2]]);
     });
 
     it("never rewrites a file whose first line is not a session header", async () => {
