@@ -246,6 +246,8 @@ export class AgentSession {
     this.control?.end("shutdown");
     await this.runResult?.catch(() => undefined);
     await this.appendChain;
+    // Extensions hear of it while the session is still open (they may store their state).
+    await this.extensionControls?.shutdown();
     const closing = (this.options.resources ?? []).map(async (resource) => resource.close());
     if (this.toolOutputStore) closing.push(this.toolOutputStore.dispose());
     if (this.sessionOwned) closing.push(this.session.close());

@@ -115,4 +115,28 @@ describe("AgentSession controls with extensions loaded", () => {
     await expect(agent.navigateTree("nope")).rejects.toThrow(RangeError);
     expect(kinds(session).filter((kind) => kind === "branch_summary")).toHaveLength(2);
   });
+
+  it("shutdown emits session_shutdown once, while extensions can still store their state", async () => {
+    const seen: SeenEvent[] = [];
+    const { agent, session } = await agentWithExtensions({
+      responses: ["One"],
+      agent: { ownsSession: true },
+      extensions: {
+        recorder: recorder(seen, ["session_shutdown"]),
+        saver: (arbor) =>
+          arbor.on("session_shutdown", async () => {
+            await arbor.appendEntry("saved", { at: "shutdown" });
+          }),
+      },
+    });
+    await drain(agent.prompt("first"));
+
+    await agent.shutdown();
+    await agent.extensions?.shutdown();
+
+    expect(seen.map(({ event }) => event)).toEqual([
+      { type: "session_shutdown", sessionId: session.id },
+    ]);
+    expect(kinds(session).at(-1)).toBe("custom:saved");
+  });
 });

@@ -33,6 +33,9 @@ import {
  * ```
  */
 export class AgentExtensions {
+  /** Whether `shutdown()` ran since the last `start()`, so the agent's own shutdown does not repeat it. */
+  private ended = false;
+
   /** @internal Made by `AgentSession`; use `agent.extensions`. */
   constructor(private readonly hooks: ExtensionHooks) {}
 
@@ -48,6 +51,7 @@ export class AgentExtensions {
    *   model the session's path last used is announced as `model_select` (`restore`).
    */
   async start(reason: SessionStartReason, previousSessionId?: string): Promise<void> {
+    this.ended = false;
     this.hooks.runner.bindHost(this.hooks.host);
     await this.hooks.runner.emit({
       type: "session_start",
@@ -63,9 +67,11 @@ export class AgentExtensions {
   /**
    * Emits `session_shutdown`, waits for runs extensions started, then unbinds the session:
    * later session calls from extensions reject with `host_unavailable`. Call it before the
-   * session is closed or replaced.
+   * session is replaced; `agent.shutdown()` calls it itself. Once per `start()`.
    */
   async shutdown(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
     await this.hooks.runner.emit({
       type: "session_shutdown",
       sessionId: this.hooks.agent.session.id,
