@@ -62,6 +62,7 @@ describe("runtime exports", () => {
       | "estimateContextTokens"
       | "estimateEntryTokens"
       | "estimateMessageTokens"
+      | "estimateSessionTokens"
       | "estimateTextTokens"
       | "findCutCandidates"
       | "findCutPoint"

@@ -16,9 +16,11 @@ export {
 } from "./file-operations.js";
 export { type CompactionPlan, planCompaction } from "./plan.js";
 export {
+  type ContextSource,
   estimateContextTokens,
   estimateEntryTokens,
   estimateMessageTokens,
+  estimateSessionTokens,
   estimateTextTokens,
   IMAGE_TOKEN_ESTIMATE,
   reportedUsageTokens,

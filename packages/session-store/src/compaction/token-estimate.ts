@@ -104,3 +104,33 @@ export function estimateContextTokens(path: readonly SessionEntry[]): number {
   }
   return total;
 }
+
+/** What {@link estimateSessionTokens} reads from a session: pi's read API. */
+export interface ContextSource {
+  getLeafId(): string | null;
+  getEntry(id: string): SessionEntry | undefined;
+  buildSessionContext(): { messages: AgentMessage[] };
+}
+
+/**
+ * {@link estimateContextTokens} for a session's leaf, reading as few entries as it can:
+ * it walks back from the leaf only until the latest answer with reported usage (or the
+ * latest compaction), so a check before every request stays cheap on a large session.
+ */
+export function estimateSessionTokens(session: ContextSource): number {
+  let after = 0;
+  for (let id = session.getLeafId(); id !== null; ) {
+    const entry = session.getEntry(id);
+    if (!entry || entry.type === "compaction") break;
+    const message = entry.type === "message" ? toContextMessage(entry) : undefined;
+    const reported = message ? reportedUsageTokens(message) : undefined;
+    if (reported !== undefined) return reported + after;
+    after += estimateEntryTokens(entry);
+    id = entry.parentId;
+  }
+  let total = 0;
+  for (const message of session.buildSessionContext().messages) {
+    total += estimateMessageTokens(message);
+  }
+  return total;
+}

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { Session } from "../session.js";
+import { MemorySessionStorage } from "../storage/memory-storage.js";
 import { assistant, pathOf, toolResult, user } from "./entry-factory.test-util.js";
 import { collectFileOperations } from "./file-operations.js";
-import { estimateContextTokens, estimateMessageTokens } from "./token-estimate.js";
+import {
+  estimateContextTokens,
+  estimateMessageTokens,
+  estimateSessionTokens,
+} from "./token-estimate.js";
 import { serializeTranscript } from "./transcript.js";
 
 describe("serializeTranscript", () => {
@@ -80,5 +86,23 @@ describe("token estimates", () => {
       assistant("y", [], { stopReason: "aborted", usage: { input: 5000, output: 1 } }),
     ]);
     expect(estimateContextTokens(aborted)).toBe(100 + 1);
+  });
+
+  it("gives the same estimate from a session as from its path, reading only the tail", async () => {
+    const session = await Session.open(new MemorySessionStorage(), { create: true });
+    await session.appendMessage(user("x".repeat(400)));
+    expect(estimateSessionTokens(session)).toBe(estimateContextTokens(session.getBranch()));
+    const answer = await session.appendMessage(
+      assistant("y", [], { usage: { input: 5000, output: 10, cacheRead: 0, cacheWrite: 0 } }),
+    );
+    await session.appendMessage(user("abcdefgh"));
+    expect(estimateSessionTokens(session)).toBe(5012);
+    expect(estimateContextTokens(session.getBranch())).toBe(5012);
+    // After a compaction the usage before it no longer counts.
+    await session.appendCompaction("short summary", answer, 5012);
+    await session.appendMessage(user("abcd"));
+    const expected = estimateContextTokens(session.getBranch());
+    expect(expected).toBe(4 + 3 + 1);
+    expect(estimateSessionTokens(session)).toBe(expected);
   });
 });
