@@ -1,7 +1,7 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
 import { estimateContextTokens, isEntryOfType, type Session } from "@arbor/session-store";
-import type { AgentEvent, AgentSession, AgentTool } from "@arbor/turn-runner";
+import type { AgentEvent, AgentRun, AgentSession, AgentTool } from "@arbor/turn-runner";
 import { createAgent, type ProjectRules } from "../agent/agent-factory.js";
 import {
   nextItemId,
@@ -107,6 +107,18 @@ export class ChatController {
   getState = (): ChatState => this.state;
 
   private buildAgent(): AgentSession {
+    const agent = this.createAgentSession();
+    agent.extensions?.onRun((run) => void this.follow(run));
+    this.ruleHits.clear();
+    for (const entry of this.session.getEntries()) {
+      if (!isEntryOfType(entry, "ttsr_injection")) continue;
+      for (const { rule } of entry.injectedRules)
+        this.ruleHits.set(rule, (this.ruleHits.get(rule) ?? 0) + 1);
+    }
+    return agent;
+  }
+
+  private createAgentSession(): AgentSession {
     return createAgent({
       session: this.session,
       model: this.model,
@@ -168,7 +180,12 @@ export class ChatController {
       { kind: "user", id: nextItemId("u"), text },
     ];
     this.update({ items, running: true });
-    const run = this.agent.prompt(text);
+    await this.follow(this.agent.prompt(text));
+  }
+
+  /** Streams a run (one the user started, or one an extension started) into the transcript. */
+  private async follow(run: AgentRun): Promise<void> {
+    this.update({ running: true });
     for await (const event of run.events) this.apply(event);
     const result = await run.result.catch((error: unknown) => {
       this.notify(

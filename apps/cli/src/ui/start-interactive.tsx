@@ -1,4 +1,6 @@
 import { ExtensionRunner } from "@arbor/extensions-api";
+import { REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
+import type { Session } from "@arbor/session-store";
 import { listSessions } from "@arbor/session-store";
 import { render } from "ink";
 import { loadProjectRules } from "../agent/agent-factory.js";
@@ -62,7 +64,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     rules,
     tools: workspaceTools(io.cwd),
     projectRoot: io.cwd,
-    thinking: configuredThinking(selection.config),
+    thinking: restoredThinking(session) ?? configuredThinking(selection.config),
     autoTitle: selection.config.autoTitle ?? true,
     ...(selection.config.compaction ? { compaction: selection.config.compaction } : {}),
     extensions,
@@ -92,4 +94,14 @@ export async function startInteractive(context: CliContext): Promise<number> {
   }
   io.stdout.write(`Session saved: ${controller.currentSession.location}\n`);
   return 0;
+}
+
+/** The thinking level a resumed session was left at, when it recorded one. */
+function restoredThinking(session: Session): ReasoningLevel | undefined {
+  if (!session.getBranch().some((entry) => entry.type === "thinking_level_change"))
+    return undefined;
+  const level = session.buildSessionContext().thinkingLevel;
+  return (REASONING_LEVELS as readonly string[]).includes(level)
+    ? (level as ReasoningLevel)
+    : undefined;
 }
