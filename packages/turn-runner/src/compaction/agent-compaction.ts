@@ -1,5 +1,5 @@
 import type { Model } from "@arbor/providers";
-import { estimateContextTokens, type Session, type TitleGenerator } from "@arbor/session-store";
+import { estimateSessionTokens, type Session, type TitleGenerator } from "@arbor/session-store";
 import type { AgentEvent } from "../agent-events.js";
 import {
   type CompactionHooks,
@@ -44,7 +44,7 @@ export class AgentCompaction {
 
   /** Estimated tokens of the context the next request would carry. */
   contextTokens(): number {
-    return estimateContextTokens(this.options.session().getBranch());
+    return estimateSessionTokens(this.options.session());
   }
 
   /** Whether the context must be compacted before a request to `model`. */
