@@ -163,7 +163,7 @@ describe("compact", () => {
     const outcome = await compact({ session, model, settings: { keepRecentTokens: 150 } });
     const prompt = promptOf(model.requests[1]);
     expect(prompt).toContain(UPDATE_SUMMARY_PROMPT);
-    expect(prompt).toContain("<previous-summary>\nfirst summary");
+    expect(prompt).toContain("<previous-summary>\nfirst summary\n</previous-summary>");
     expect(prompt).toContain("[User]: Now the tests");
     expect(prompt).toContain("[User]: Third");
     expect(prompt).not.toContain("[User]: Fix the parser");
@@ -173,7 +173,10 @@ describe("compact", () => {
     });
     const context = session.buildSessionContext();
     expect(context.messages[0]).toMatchObject({ role: "compactionSummary" });
-    expect(String(context.messages[0]?.summary)).toMatch(/^second summary/);
+    const summary = String(context.messages[0]?.summary);
+    expect(summary).toMatch(/^second summary/);
+    expect(summary.match(/<read-files>/g)).toHaveLength(1);
+    expect(summary).toContain("<read-files>\ndocs/a.md\nsrc/parser.ts\n</read-files>");
   });
 
   it("does nothing when disabled, and nothing without enough to summarize", async () => {

@@ -14,6 +14,7 @@ import {
   requestSummary,
   type SummaryAnswer,
   withFileLists,
+  withoutFileLists,
 } from "./summary-request.js";
 
 /** What asked for a compaction: the user, the token threshold, or a context overflow. */
@@ -184,7 +185,12 @@ async function summarize(
       : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const { messagesToSummarize, previousSummary, turnPrefixMessages } = preparation;
+  const { messagesToSummarize, turnPrefixMessages } = preparation;
+  // The file lists are appended again once the summary is written.
+  const previousSummary =
+    preparation.previousSummary === undefined
+      ? undefined
+      : withoutFileLists(preparation.previousSummary);
   const history: Promise<SummaryAnswer | undefined> =
     messagesToSummarize.length === 0
       ? Promise.resolve(

@@ -105,3 +105,11 @@ export function withFileLists(summary: string, files: FileOperations): string {
   }
   return sections.length === 0 ? summary : `${summary}\n\n${sections.join("\n")}`;
 }
+
+/** Removes the file lists {@link withFileLists} appended, so a summary can be updated. */
+export function withoutFileLists(summary: string): string {
+  return summary
+    .replace(/\n*<read-files>\n[\s\S]*?\n<\/read-files>/gu, "")
+    .replace(/\n*<modified-files>\n[\s\S]*?\n<\/modified-files>/gu, "")
+    .trimEnd();
+}
