@@ -1,5 +1,7 @@
 import type { ModelErrorKind, Usage } from "@arbor/providers";
+import type { AnswerProblemKind } from "./answer-review.js";
 import type { CompactionReason } from "./compaction/compact.js";
+import type { FinalReport } from "./final-report.js";
 import type { FinalTurnReason } from "./final-turn.js";
 
 /** Why a run ended without success. */
@@ -9,11 +11,26 @@ export type AgentFailureReason =
   | "max_turns"
   | "retries_exhausted"
   | "no_targets"
-  | "context_overflow";
+  | "context_overflow"
+  /** The answers kept being empty, synthetic retries included. */
+  | "empty_answer"
+  /** The answers kept being cut off at the output limit. */
+  | "truncated_answer"
+  /** An output schema is set and the model never called the final-report tool. */
+  | "final_report_missing"
+  /** The final reports kept failing validation, after repair and retries. */
+  | "final_report_invalid"
+  /** The model kept calling tools in a forced final turn. */
+  | "tool_calls_in_final_turn";
 
 /** What a run hands back once it ends, whatever happened. */
 export interface AgentResult {
   success: boolean;
+  /**
+   * The delivered report (the validated output-schema report, or the final answer's text
+   * without a schema), or on failure a report written by the runner with the reason.
+   */
+  finalReport: FinalReport;
   /** Set when `success` is false. */
   reason?: AgentFailureReason;
   /** A human-readable detail for the reason (the last provider error, for example). */
@@ -115,6 +132,19 @@ export type AgentEvent =
       type: "title";
       title: string | undefined;
       error?: string;
+    }
+  | {
+      /**
+       * An answer was not accepted (empty, cut off, no or an invalid final report, tools
+       * in the final turn): it was moved off the path and a hidden feedback message was
+       * appended for the retry (`feedbackEntryId`), unless retries were exhausted.
+       */
+      type: "answer_rejected";
+      turnIndex: number;
+      attempt: number;
+      problems: AnswerProblemKind[];
+      entryId: string;
+      feedbackEntryId?: string;
     }
   | { type: "agent_end"; result: AgentResult };
 

@@ -3,6 +3,7 @@ import type { Session, TitleGenerator } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
+import type { OutputSchema } from "./final-report.js";
 import type { ModelTarget } from "./target-pool.js";
 import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
 import type { BranchSummarizer } from "./tree-navigation.js";
@@ -59,6 +60,17 @@ export interface AgentSessionOptions {
    * `branch_summary` entry; without it, `summarize` throws.
    */
   summarizeBranch?: BranchSummarizer;
+  /**
+   * The shape of the final report (a zod schema or a JSON schema object). The model then
+   * delivers its answer through the built-in `final_report` tool; the report is validated,
+   * repaired once where trivially possible and retried with feedback when invalid.
+   */
+  outputSchema?: OutputSchema;
+  /**
+   * Synthetic retries per turn: answers that are empty, cut off, without the required final
+   * report or with an invalid one are retried with one feedback message. Default 2.
+   */
+  maxAnswerRetries?: number;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

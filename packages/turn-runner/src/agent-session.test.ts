@@ -24,6 +24,7 @@ describe("AgentSession: one answer", () => {
 
     expect(result).toEqual({
       success: true,
+      finalReport: { status: "delivered", value: "Hello there", repaired: false, entryId: "e2" },
       turns: 1,
       usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
       cost: (10 * 1 + 5 * 2) / 1_000_000,
@@ -65,6 +66,7 @@ describe("AgentSession: one answer", () => {
       info: scripted("alpha", []).info,
       async *stream(_request: ModelRequest): AsyncIterable<ModelEvent> {
         seenAtCall = shape(session).map(([, kind]) => kind);
+        yield { type: "text_delta", index: 0, delta: "ok" };
         yield { type: "done", reason: "stop" };
       },
     };

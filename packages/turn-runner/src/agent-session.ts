@@ -16,6 +16,14 @@ import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./ag
 import type { AgentSessionOptions } from "./agent-session-options.js";
 import { type AgentTool, toolDefinitions } from "./agent-tool.js";
 import {
+  type AnswerProblem,
+  type DeliveredReport,
+  failureReasonOf,
+  feedbackText,
+  persistRejection,
+  reviewAnswer,
+} from "./answer-review.js";
+import {
   AgentCompaction,
   type AgentCompactionOutcome,
   compactionEvent,
@@ -27,6 +35,7 @@ import { navigateAgentTree } from "./extensions/agent-tree-navigation.js";
 import { extensionCompactionHooks } from "./extensions/compaction-hooks.js";
 import { ExtensionHooks } from "./extensions/extension-hooks.js";
 import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+import { FINAL_REPORT_TOOL_NAME, failedReport, ReportContract } from "./final-report.js";
 import {
   FINAL_TURN_CUSTOM_TYPE,
   type FinalTurnReason,
@@ -54,7 +63,18 @@ import {
 } from "./ttsr-interrupt.js";
 
 type TurnAnswer =
-  | { ok: true; toolCalls: RequestedToolCall[]; finalTurn: boolean }
+  | {
+      ok: true;
+      /** Calls to run this turn. */
+      toolCalls: RequestedToolCall[];
+      finalTurn: boolean;
+      /** The stored answer. */
+      entryId: string;
+      text: string;
+      report?: DeliveredReport<unknown>;
+      /** Calls beside a delivered report, answered without being run. */
+      skippedCalls: RequestedToolCall[];
+    }
   | { ok: false; reason: AgentFailureReason; message?: string };
 
 /**
@@ -83,6 +103,8 @@ export class AgentSession {
   private shutDown = false;
   /** Whether `shutdown()` closes the current session (`ownsSession`, or a fork the agent made). */
   private sessionOwned: boolean;
+  /** The final report a run must deliver, when `outputSchema` is set. */
+  private readonly reportContract: ReportContract | undefined;
   private appendChain: Promise<unknown> = Promise.resolve();
   private readonly compaction: AgentCompaction;
   private readonly extensionHooks: ExtensionHooks | undefined;
@@ -110,6 +132,13 @@ export class AgentSession {
       restoreTtsr(options.ttsr, options.session);
     }
     this.sessionOwned = options.ownsSession ?? false;
+    this.reportContract =
+      options.outputSchema === undefined ? undefined : new ReportContract(options.outputSchema);
+    if (this.reportContract && this.tools.has(FINAL_REPORT_TOOL_NAME)) {
+      throw new TypeError(
+        `a tool is named "${FINAL_REPORT_TOOL_NAME}", which is reserved for the final report when outputSchema is set`,
+      );
+    }
     this.followChosenModel();
     // Extensions take part in automatic compactions too, unless the caller passed its own hooks.
     const compactionHooks =
@@ -166,6 +195,7 @@ export class AgentSession {
       usage: { ...ZERO_USAGE },
       cost: 0,
       finalTurn: undefined,
+      finalReport: undefined,
       queuedRules: new Map(),
     };
     const result = this.run(text, state, images).finally(() => {
@@ -414,6 +444,10 @@ export class AgentSession {
     const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
       const result: AgentResult = {
         success: reason === undefined,
+        finalReport:
+          reason === undefined
+            ? (state.finalReport ?? { status: "delivered", value: undefined, repaired: false })
+            : failedReport(reason, message),
         ...(reason !== undefined ? { reason } : {}),
         ...(message !== undefined ? { message } : {}),
         turns,
@@ -450,6 +484,8 @@ export class AgentSession {
         await hooks?.turnEnd(turnIndex);
         return finish(answer.reason, answer.message);
       }
+      if (answer.report || answer.toolCalls.length === 0)
+        await this.recordFinalAnswer(answer, state);
       if (answer.toolCalls.length > 0) {
         const batch = await runToolCalls(
           {
@@ -499,6 +535,7 @@ export class AgentSession {
   private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
     const maxRetries = this.options.maxRetries ?? 3;
     let failures = 0;
+    let rejections = 0;
     let overflowCompacted = false;
     let thresholdCompacted = false;
     while (true) {
@@ -540,11 +577,34 @@ export class AgentSession {
           target: targetRef(target),
           stopReason: outcome.stopReason,
         });
-        return {
-          ok: true,
-          toolCalls: outcome.content.flatMap((part) => (part.type === "toolCall" ? [part] : [])),
+        const review = reviewAnswer({
+          content: outcome.content,
+          stopReason: outcome.stopReason,
           finalTurn,
-        };
+          contract: this.reportContract,
+        });
+        if (review.accepted) {
+          const { toolCalls, skippedCalls, text, report } = review;
+          return {
+            ok: true,
+            toolCalls,
+            skippedCalls,
+            finalTurn,
+            entryId,
+            text,
+            ...(report ? { report } : {}),
+          };
+        }
+        rejections++;
+        const rejected = await this.rejectAnswer(
+          turnIndex,
+          entryId,
+          review.problems,
+          rejections,
+          state,
+        );
+        if (rejected) return rejected;
+        continue;
       }
       if (outcome.kind === "aborted" || (outcome.kind === "error" && state.signal.aborted)) {
         await this.append(
@@ -610,6 +670,89 @@ export class AgentSession {
   }
 
   /**
+   * Handles an answer that was not accepted: when retries are left it is moved off the path
+   * and one hidden feedback message is appended, and the turn is retried.
+   * @returns the failure once retries are exhausted, else undefined (retry)
+   */
+  private async rejectAnswer(
+    turnIndex: number,
+    entryId: string,
+    problems: AnswerProblem[],
+    attempt: number,
+    state: RunState,
+  ): Promise<TurnAnswer | undefined> {
+    const reportTool = this.reportContract?.toolName;
+    const kinds = problems.map((problem) => problem.kind);
+    if (attempt > (this.options.maxAnswerRetries ?? 2)) {
+      state.channel.push({ type: "answer_rejected", turnIndex, attempt, problems: kinds, entryId });
+      const first = problems[0] as AnswerProblem;
+      return {
+        ok: false,
+        reason: failureReasonOf(first),
+        message: feedbackText(problems, reportTool),
+      };
+    }
+    await this.appendChain;
+    const feedbackEntryId = await persistRejection(this.session, entryId, problems, reportTool);
+    state.channel.push({
+      type: "answer_rejected",
+      turnIndex,
+      attempt,
+      problems: kinds,
+      entryId,
+      feedbackEntryId,
+    });
+    return undefined;
+  }
+
+  /**
+   * Stores what ends a run: a delivered report is acknowledged with a `toolResult` (calls
+   * made beside it get an error result, never run); a text answer becomes the report.
+   */
+  private async recordFinalAnswer(
+    answer: Extract<TurnAnswer, { ok: true }>,
+    state: RunState,
+  ): Promise<void> {
+    const { report } = answer;
+    if (!report) {
+      state.finalReport = {
+        status: "delivered",
+        value: answer.text,
+        repaired: false,
+        entryId: answer.entryId,
+      };
+      return;
+    }
+    if (report.toolCallId !== undefined) {
+      await this.append({
+        role: "toolResult",
+        toolCallId: report.toolCallId,
+        toolName: FINAL_REPORT_TOOL_NAME,
+        content: [{ type: "text", text: "Final report received." }],
+        isError: false,
+        details: { repaired: report.repaired },
+        timestamp: this.now(),
+      });
+    }
+    for (const call of answer.skippedCalls) {
+      await this.append({
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: "Not run: the final report ended the task." }],
+        isError: true,
+        timestamp: this.now(),
+      });
+    }
+    state.finalReport = {
+      status: "delivered",
+      value: report.value,
+      repaired: report.repaired,
+      entryId: answer.entryId,
+    };
+  }
+
+  /**
    * Opens the forced final turn once per run: a hidden instruction is appended (so the
    * context of the final request is in the session) and `final_turn` is emitted.
    */
@@ -623,7 +766,7 @@ export class AgentSession {
     await this.appendChain;
     await this.session.appendCustomMessageEntry(
       FINAL_TURN_CUSTOM_TYPE,
-      finalTurnInstruction(reason),
+      finalTurnInstruction(reason, this.reportContract?.toolName),
       false,
       { reason },
     );
@@ -644,9 +787,14 @@ export class AgentSession {
     const hooks = this.extensionHooks;
     const context = this.session.buildSessionContext();
     const messages = hooks ? await hooks.context(context.messages) : context.messages;
+    const reportTools = this.reportContract ? [this.reportContract.definition] : [];
     const tools = finalTurn
-      ? []
-      : [...toolDefinitions([...this.tools.values()]), ...(hooks?.toolDefinitions() ?? [])];
+      ? reportTools
+      : [
+          ...toolDefinitions([...this.tools.values()]),
+          ...(hooks?.toolDefinitions() ?? []),
+          ...reportTools,
+        ];
     const systemPrompt = hooks ? hooks.systemPrompt : this.options.systemPrompt;
     const request: ModelRequest = {
       ...(systemPrompt !== undefined ? { system: systemPrompt } : {}),

@@ -14,11 +14,22 @@ export {
   type ToolExecutionContext,
   type ToolOutput,
 } from "./agent-tool.js";
+export {
+  ANSWER_FEEDBACK_CUSTOM_TYPE,
+  type AnswerProblem,
+  type AnswerProblemKind,
+} from "./answer-review.js";
 export * from "./compaction/index.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
 export * from "./extensions/index.js";
 export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+export {
+  FINAL_REPORT_TOOL_NAME,
+  type FinalReport,
+  type JsonSchemaObject,
+  type OutputSchema,
+} from "./final-report.js";
 export { FINAL_TURN_CUSTOM_TYPE, type FinalTurnReason } from "./final-turn.js";
 export * from "./mcp/index.js";
 export type { ModelTarget } from "./target-pool.js";

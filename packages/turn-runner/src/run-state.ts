@@ -2,6 +2,7 @@ import { costOf, type Usage } from "@arbor/providers";
 import type { ResolvedTtsrRule } from "@arbor/ttsr";
 import type { AgentEvent } from "./agent-events.js";
 import type { EventChannel } from "./event-channel.js";
+import type { FinalReport } from "./final-report.js";
 import type { FinalTurnReason } from "./final-turn.js";
 import type { RunControl } from "./run-control.js";
 import type { ModelTarget } from "./target-pool.js";
@@ -18,6 +19,8 @@ export interface RunState {
   signal: AbortSignal;
   usage: Usage;
   cost: number;
+  /** The report the last accepted final answer delivered. */
+  finalReport: FinalReport | undefined;
   /** Set once the runner forced the final turn of this run, with why. */
   finalTurn: FinalTurnReason | undefined;
   /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */

@@ -1,0 +1,167 @@
+import type { AssistantMessage } from "@arbor/providers";
+import type { Session } from "@arbor/session-store";
+import type { AgentFailureReason } from "./agent-events.js";
+import type { ReportContract } from "./final-report.js";
+import type { RequestedToolCall } from "./tool-execution.js";
+
+/** The `customType` of the hidden message telling the model why its answer was not accepted. */
+export const ANSWER_FEEDBACK_CUSTOM_TYPE = "arbor.answer-feedback";
+
+/** Why an answer was not accepted, most important first when there are several. */
+export type AnswerProblem =
+  | { kind: "truncated" }
+  | { kind: "empty" }
+  | { kind: "report_invalid"; issues: string[] }
+  | { kind: "report_missing" }
+  | { kind: "tools_unavailable"; toolNames: string[] };
+
+/** The kind of an {@link AnswerProblem}. */
+export type AnswerProblemKind = AnswerProblem["kind"];
+
+/** A report found in an accepted answer. */
+export interface DeliveredReport<T> {
+  value: T;
+  /** True when a trivial repair was needed (JSON in a string, a fence, a wrapper). */
+  repaired: boolean;
+  /** The final-report call it came through; absent when the model wrote it as text. */
+  toolCallId?: string;
+}
+
+/** What a finished answer means for the turn. */
+export type AnswerReview<T> =
+  | {
+      accepted: true;
+      /** Tool calls to run (none once a report is delivered). */
+      toolCalls: RequestedToolCall[];
+      /** Calls made beside a delivered report: never run, answered with an error result. */
+      skippedCalls: RequestedToolCall[];
+      /** The answer's text, the final answer of a run without an output schema. */
+      text: string;
+      report?: DeliveredReport<T>;
+    }
+  | { accepted: false; problems: AnswerProblem[] };
+
+const IMPORTANCE: readonly AnswerProblemKind[] = [
+  "truncated",
+  "empty",
+  "report_invalid",
+  "report_missing",
+  "tools_unavailable",
+];
+
+/** At most this many reasons go into one feedback message. */
+const MAX_REASONS = 2;
+
+/**
+ * Decides whether an answer that streamed to its end can be used: an empty answer, a
+ * final answer cut at the output limit, a missing or invalid final report, and tool calls
+ * in a forced final turn are problems; anything else is accepted.
+ */
+export function reviewAnswer<T>(input: {
+  content: AssistantMessage["content"];
+  stopReason: string;
+  finalTurn: boolean;
+  contract: ReportContract<T> | undefined;
+}): AnswerReview<T> {
+  const { content, contract } = input;
+  const calls = content.flatMap((part) => (part.type === "toolCall" ? [part] : []));
+  const text = content
+    .flatMap((part) => (part.type === "text" ? [part.text] : []))
+    .join("")
+    .trim();
+  const reportCall = contract ? calls.find((call) => call.name === contract.toolName) : undefined;
+  const otherCalls = calls.filter((call) => call !== reportCall);
+  const problems: AnswerProblem[] = [];
+
+  if (contract && reportCall) {
+    const reading = contract.fromToolCall(reportCall.arguments);
+    if (reading.ok) {
+      const report = {
+        value: reading.value,
+        repaired: reading.repaired,
+        toolCallId: reportCall.id,
+      };
+      return { accepted: true, toolCalls: [], skippedCalls: otherCalls, text, report };
+    }
+    problems.push({ kind: "report_invalid", issues: reading.issues });
+  } else if (otherCalls.length > 0 && !input.finalTurn) {
+    return { accepted: true, toolCalls: otherCalls, skippedCalls: [], text };
+  } else if (contract) {
+    const fromText = text === "" ? undefined : contract.fromText(text);
+    if (fromText?.ok) {
+      const report = { value: fromText.value, repaired: true };
+      return { accepted: true, toolCalls: [], skippedCalls: [], text, report };
+    }
+    problems.push({ kind: "report_missing" });
+  }
+  if (input.finalTurn && otherCalls.length > 0) {
+    problems.push({ kind: "tools_unavailable", toolNames: otherCalls.map((call) => call.name) });
+  }
+  if (calls.length === 0 && text === "") problems.push({ kind: "empty" });
+  // Answers that go on (tool calls, a valid report) returned above: a cut one ends nothing.
+  if (input.stopReason === "length") problems.push({ kind: "truncated" });
+  if (problems.length === 0) return { accepted: true, toolCalls: [], skippedCalls: [], text };
+  problems.sort((a, b) => IMPORTANCE.indexOf(a.kind) - IMPORTANCE.indexOf(b.kind));
+  return { accepted: false, problems: problems.slice(0, MAX_REASONS) };
+}
+
+function reasonText(problem: AnswerProblem, reportTool: string | undefined): string {
+  switch (problem.kind) {
+    case "truncated":
+      return "Your previous answer was cut off at the output limit. Answer more briefly.";
+    case "empty":
+      return "Your previous answer was empty.";
+    case "report_invalid":
+      return `The ${reportTool} call was rejected (${problem.issues.join("; ")}). Call ${reportTool} again with a report that matches its schema.`;
+    case "report_missing":
+      return `This task must end with a call to the ${reportTool} tool carrying the whole report; a plain-text answer does not count.`;
+    case "tools_unavailable":
+      return reportTool !== undefined
+        ? `No tool but ${reportTool} can be used now (you called ${problem.toolNames.join(", ")}).`
+        : `No tool can be used now (you called ${problem.toolNames.join(", ")}); answer in text from what you already know.`;
+  }
+}
+
+/** The one concise feedback message for the problems of an answer (at most two reasons). */
+export function feedbackText(problems: readonly AnswerProblem[], reportTool?: string): string {
+  return problems.map((problem) => reasonText(problem, reportTool)).join(" ");
+}
+
+/** The failure reason of a run whose answers kept having this problem. */
+export function failureReasonOf(problem: AnswerProblem): AgentFailureReason {
+  switch (problem.kind) {
+    case "truncated":
+      return "truncated_answer";
+    case "empty":
+      return "empty_answer";
+    case "report_invalid":
+      return "final_report_invalid";
+    case "report_missing":
+      return "final_report_missing";
+    case "tools_unavailable":
+      return "tool_calls_in_final_turn";
+  }
+}
+
+/**
+ * Takes a rejected answer off the path (it stays in the tree as a sibling: the leaf moves
+ * back to its parent) and appends the hidden feedback message the
+ * retried request will carry.
+ * @returns the id of the feedback entry
+ */
+export async function persistRejection(
+  session: Session,
+  rejectedEntryId: string,
+  problems: readonly AnswerProblem[],
+  reportTool: string | undefined,
+): Promise<string> {
+  const parentId = session.getEntry(rejectedEntryId)?.parentId ?? null;
+  if (parentId === null) await session.resetLeaf();
+  else await session.branch(parentId);
+  return session.appendCustomMessageEntry(
+    ANSWER_FEEDBACK_CUSTOM_TYPE,
+    feedbackText(problems, reportTool),
+    false,
+    { problems: problems.map((problem) => problem.kind), rejectedEntryId },
+  );
+}
