@@ -151,3 +151,26 @@ describe("findCutPoint properties", () => {
     );
   });
 });
+
+describe("findCutPoint on damaged paths", () => {
+  it("cuts past unreadable lines, orphan results and calls whose result was never stored", () => {
+    const path = pathOf([
+      user(words(100)),
+      {
+        type: "unreadable",
+        error: "Unexpected end of JSON input",
+      } as unknown as SessionEntry,
+      toolResult("ghost", "read", words(50)),
+      assistant("", [["lost", "bash", { command: "sleep 999" }]]),
+      user(words(100)),
+      assistant(words(100)),
+    ]);
+    // The call "lost" has no result (the process stopped while it ran): nothing waits on it.
+    expect(findCutCandidates(path)).toEqual([0, 3, 4, 5]);
+    expect(findCutPoint(path, { keepRecentTokens: 150 })).toEqual({
+      firstKeptIndex: 4,
+      turnStartIndex: -1,
+      splitTurn: false,
+    });
+  });
+});

@@ -227,6 +227,18 @@ describe("compact", () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it("refuses an empty summary and leaves the session unchanged", async () => {
+    const session = await memorySession();
+    await twoTurns(session);
+    const entries = session.getEntries().length;
+    const model = scripted("alpha", ["   \n  "]);
+    const error = await compact({ session, model, settings: { keepRecentTokens: 150 } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: "SummaryError", code: "empty_summary" });
+    expect(session.getEntries()).toHaveLength(entries);
+  });
+
   it("leaves the session unchanged when the model fails", async () => {
     const session = await memorySession();
     await twoTurns(session);

@@ -12,6 +12,7 @@ describe("cleanTitle", () => {
       "one two three four five six seven eight",
     );
     expect(cleanTitle('  ""  ')).toBe("");
+    expect(cleanTitle("\n\n  Title:  Fix\tthe   bug  \n\nExplanation: …")).toBe("Fix the bug");
   });
 });
 
