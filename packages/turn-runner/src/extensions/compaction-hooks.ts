@@ -1,5 +1,6 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
 import type { CompactionHooks } from "../compaction/index.js";
+import { emitIsolated } from "./isolated-emit.js";
 
 /**
  * The compaction hooks that put extensions in the loop: `session_before_compact` before
@@ -13,7 +14,8 @@ export function extensionCompactionHooks(
   const emitOptions = signal ? { signal } : {};
   return {
     beforeCompact: async (preparation) => {
-      const outcome = await runner.emit(
+      const outcome = await emitIsolated(
+        runner,
         {
           type: "session_before_compact",
           reason: preparation.reason,
@@ -34,7 +36,8 @@ export function extensionCompactionHooks(
       };
     },
     afterCompact: async (result) => {
-      await runner.emit(
+      await emitIsolated(
+        runner,
         {
           type: "session_compact",
           entryId: result.entryId,

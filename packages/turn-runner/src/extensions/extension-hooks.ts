@@ -18,6 +18,7 @@ import {
   type ToolRunOptions,
   type ToolRunOutcome,
 } from "./extension-tool-calls.js";
+import { emitIsolated } from "./isolated-emit.js";
 import { AgentExtensionHost, type DeliveryAgent } from "./message-delivery.js";
 
 /** What the hooks need from the agent they serve. */
@@ -106,7 +107,9 @@ export class ExtensionHooks {
   async context(messages: AgentMessage[]): Promise<AgentMessage[]> {
     if (!this.runner.hasHandlers("context")) return messages;
     const outcome = await this.emit({ type: "context", messages });
-    return outcome.messages;
+    // Unless a handler returned messages, the ones the agent built are sent, whatever a
+    // handler did to its copy.
+    return outcome.changed ? outcome.messages : messages;
   }
 
   /** The definitions of the extension tools, after the agent's own. */
@@ -218,7 +221,7 @@ export class ExtensionHooks {
   /** Emits with the running prompt's signal, so handlers can stop when it is aborted. */
   private emit<E extends ExtensionEvent>(event: E): Promise<ExtensionEventOutcomeMap[E["type"]]> {
     const signal = this.agent.running ? this.runSignal : undefined;
-    return this.runner.emit(event, signal ? { signal } : {});
+    return emitIsolated(this.runner, event, signal ? { signal } : {});
   }
 
   private partial(content: AssistantMessage["content"]): AgentMessage {

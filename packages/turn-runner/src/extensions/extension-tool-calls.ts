@@ -1,6 +1,7 @@
 import type { ExtensionRunner, ToolResultContent } from "@arbor/extensions-api";
 import type { ToolDefinition } from "@arbor/providers";
 import { type AgentTool, runToolCall } from "../agent-tool.js";
+import { emitIsolated } from "./isolated-emit.js";
 
 /** A tool call as the model asked for it. */
 export interface ModelToolCall {
@@ -55,14 +56,16 @@ export async function runToolCallWithExtensions(
   options: ToolRunOptions,
 ): Promise<ToolRunOutcome> {
   const emitOptions = { signal: options.signal };
-  const decision = await runner.emit(
+  const decision = await emitIsolated(
+    runner,
     { type: "tool_call", toolCallId: call.id, toolName: call.name, input: call.arguments },
     emitOptions,
   );
   let outcome: ToolRunOutcome;
   if (decision.blocked) outcome = { content: textContent(decision.reason), isError: true };
   else outcome = await execute(runner, call, builtinTools, options);
-  const changed = await runner.emit(
+  const changed = await emitIsolated(
+    runner,
     {
       type: "tool_result",
       toolCallId: call.id,

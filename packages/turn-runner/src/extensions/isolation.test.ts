@@ -136,4 +136,46 @@ describe("misbehaving extensions are reported and skipped; the session goes on",
     });
     expect(errors.map(({ event, kind }) => `${event} ${kind}`)).toEqual(["tool invalid_return"]);
   });
+
+  it("a handler that edits what it is given changes nothing in the session", async () => {
+    const { agent, session, model } = await agentWithExtensions({
+      responses: [
+        { blocks: [{ type: "toolCall", id: "c1", name: "add", arguments: { a: 2, b: 3 } }] },
+        "Five",
+      ],
+      tools: [addTool],
+      extensions: {
+        vandal: (arbor) => {
+          arbor.on("tool_call", (event) => {
+            event.input.a = 100;
+          });
+          arbor.on("message_end", (event) => {
+            event.message.role = "vandalized";
+            event.message.content = "gone";
+          });
+          arbor.on("context", (event) => {
+            for (const message of event.messages) message.content = "rewritten in place";
+          });
+          arbor.on("turn_end", (event) => {
+            event.toolResults.length = 0;
+          });
+        },
+      },
+    });
+
+    const { result } = await drain(agent.prompt("2 + 3?"));
+
+    expect(result.success).toBe(true);
+    expect(messageOf(session, "e1")).toMatchObject({ role: "user", content: "2 + 3?" });
+    expect(messageOf(session, "e3")).toMatchObject({
+      role: "toolResult",
+      content: [{ type: "text", text: "5" }],
+    });
+    expect(model.requests[1]?.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+    ]);
+    expect(model.requests[1]?.messages[0]).toEqual({ role: "user", content: "2 + 3?" });
+  });
 });

@@ -1,5 +1,6 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
 import type { Session, SessionEntry } from "@arbor/session-store";
+import { emitIsolated } from "./isolated-emit.js";
 
 /** Options of a tree navigation. */
 export interface NavigateTreeOptions {
@@ -46,7 +47,8 @@ export async function navigateTree(
   const oldLeafId = session.getLeafId();
   const entriesToSummarize = branchLeft(session, targetId);
   const emitOptions = options.signal ? { signal: options.signal } : {};
-  const decision = await runner.emit(
+  const decision = await emitIsolated(
+    runner,
     { type: "session_before_tree", targetId, oldLeafId, entriesToSummarize },
     emitOptions,
   );
@@ -69,7 +71,8 @@ export async function navigateTree(
   }
   const newLeafId = session.getLeafId();
   const moved = { newLeafId, oldLeafId, fromExtension: fromExtension && summary !== undefined };
-  await runner.emit(
+  await emitIsolated(
+    runner,
     {
       type: "session_tree",
       ...moved,
