@@ -1,4 +1,11 @@
-import { type ListingState, snapshotIndexRecord, updateIndexRecord } from "./listing-index.js";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  type ListingState,
+  SESSION_INDEX_FILE,
+  snapshotIndexRecord,
+  updateIndexRecord,
+} from "./listing-index.js";
 import type { SessionTree } from "./tree/session-tree.js";
 
 /** How long after an append the index record is brought up to date, by default. */
@@ -30,6 +37,23 @@ export class ListingIndexKeeper {
     private readonly session: IndexedSession,
     private readonly delayMs = DEFAULT_LISTING_INDEX_DELAY_MS,
   ) {}
+
+  /**
+   * Starts keeping a file session's record when asked to, or, when not told either way,
+   * when its directory already has an index (it has been listed).
+   * @returns the keeper, with an update armed; undefined when the record is not kept
+   */
+  static start(
+    options: { keepListingIndex?: boolean; listingIndexDelayMs?: number },
+    session: IndexedSession,
+  ): ListingIndexKeeper | undefined {
+    const keep =
+      options.keepListingIndex ?? existsSync(join(dirname(session.location), SESSION_INDEX_FILE));
+    if (!keep) return undefined;
+    const keeper = new ListingIndexKeeper(session, options.listingIndexDelayMs);
+    keeper.touched();
+    return keeper;
+  }
 
   /** Marks the record stale: it is rewritten within `delayMs`. Cheap; call on every append. */
   touched(): void {

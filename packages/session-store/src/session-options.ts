@@ -1,4 +1,6 @@
-import type { IdSet } from "./ids.js";
+import type { SessionHeader } from "./format/entries.js";
+import { CURRENT_SESSION_VERSION } from "./format/version.js";
+import { generateSessionId, type IdSet } from "./ids.js";
 
 /** The seams and settings every way of opening a session shares. */
 export interface SessionSeams {
@@ -35,4 +37,17 @@ export interface OpenStorageOptions extends SessionSeams {
 /** The file name of a session: creation time (sortable) and id, as pi names them. */
 export function sessionFileName(sessionId: string, createdAt: number): string {
   return `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
+
+/** The header of a session created with these options. */
+export function newSessionHeader(options: OpenStorageOptions): SessionHeader {
+  const now = options.now ?? Date.now;
+  return {
+    type: "session",
+    version: CURRENT_SESSION_VERSION,
+    id: options.sessionId ?? generateSessionId(now()),
+    timestamp: new Date(now()).toISOString(),
+    cwd: options.cwd ?? "",
+    ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+  };
 }

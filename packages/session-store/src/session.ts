@@ -1,63 +1,49 @@
-import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { EntryNotFoundError, SessionReadOnlyError, SessionStoreError } from "./errors.js";
-import type {
-  AgentMessage,
-  ContentBlock,
-  InjectedRule,
-  SessionEntry,
-  SessionHeader,
-} from "./format/entries.js";
-import {
-  type LogProblem,
-  type ParsedLog,
-  parseSessionLog,
-  recordOf,
-} from "./format/session-log.js";
+import type { AgentMessage, ContentBlock, InjectedRule, SessionEntry } from "./format/entries.js";
+import { type ParsedLog, parseSessionLog, recordOf } from "./format/session-log.js";
 import { CURRENT_SESSION_VERSION } from "./format/version.js";
 import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
-import { SESSION_INDEX_FILE } from "./listing-index.js";
 import { ListingIndexKeeper, listingStateOf } from "./listing-index-keeper.js";
-import { type OpenStorageOptions, type SessionSeams, sessionFileName } from "./session-options.js";
+import {
+  newSessionHeader,
+  type OpenStorageOptions,
+  type SessionSeams,
+  sessionFileName,
+} from "./session-options.js";
+import { SessionReader } from "./session-reader.js";
 import { FileSessionStorage } from "./storage/file-storage.js";
 import type { SessionStorage } from "./storage/session-storage.js";
-import {
-  DEFAULT_TITLE_LENGTH,
-  firstUserText,
-  type TitleGenerator,
-  titleFromText,
-} from "./title.js";
-import type { SessionContext } from "./tree/session-context.js";
-import { SessionTree, type SessionTreeNode } from "./tree/session-tree.js";
+import { askForTitle, DEFAULT_TITLE_LENGTH, type TitleGenerator } from "./title.js";
+import { SessionTree } from "./tree/session-tree.js";
 
 /**
  * A session: the tree of entries in memory, kept in step with its storage. Read getters
  * keep pi's names; appenders are `append*`, advance the leaf, and resolve with the new id
  * once the entry is stored.
  */
-export class Session {
+export class Session extends SessionReader {
   private lastWrite: Promise<unknown> = Promise.resolve();
   private closed = false;
   private failure: unknown;
   private readonly now: () => number;
   private readonly newId: (taken: IdSet) => string;
-  private readonly titleLength: number;
   private indexKeeper: ListingIndexKeeper | undefined;
-  /** The first user message's text once found, and how many entries were searched for it. */
-  private firstUser: { text: string | undefined; searched: number } = {
-    text: undefined,
-    searched: 0,
-  };
 
   private constructor(
     private readonly storage: SessionStorage,
-    private readonly tree: SessionTree,
+    tree: SessionTree,
     readonly readOnly: boolean,
     seams: SessionSeams,
   ) {
+    super(tree, seams.titleLength ?? DEFAULT_TITLE_LENGTH);
     this.now = seams.now ?? Date.now;
     this.newId = seams.generateId ?? generateEntryId;
-    this.titleLength = seams.titleLength ?? DEFAULT_TITLE_LENGTH;
+  }
+
+  /** Where the session is stored (a file path for the file backend). */
+  get location(): string {
+    return this.storage.location;
   }
 
   /**
@@ -77,15 +63,7 @@ export class Session {
             `no session at ${storage.location}; pass { create: true } to start one there`,
           );
         }
-        const now = options.now ?? Date.now;
-        const header: SessionHeader = {
-          type: "session",
-          version: CURRENT_SESSION_VERSION,
-          id: options.sessionId ?? generateSessionId(now()),
-          timestamp: new Date(now()).toISOString(),
-          cwd: options.cwd ?? "",
-          ...(options.parentSession ? { parentSession: options.parentSession } : {}),
-        };
+        const header = newSessionHeader(options);
         await storage.replace([JSON.stringify(header)]);
         const session = new Session(storage, new SessionTree(header), false, options);
         session.startListingIndex(options);
@@ -110,66 +88,6 @@ export class Session {
     }
   }
 
-  /** The session id from the header. */
-  get id(): string {
-    return this.tree.getHeader().id;
-  }
-
-  /** Where the session is stored (a file path for the file backend). */
-  get location(): string {
-    return this.storage.location;
-  }
-
-  /** Problems found in the stored lines: broken lines, a torn tail, duplicate ids. */
-  get problems(): readonly LogProblem[] {
-    return this.tree.problems;
-  }
-
-  // Read API: pi's names.
-
-  getHeader(): SessionHeader {
-    return this.tree.getHeader();
-  }
-  getLeafId(): string | null {
-    return this.tree.getLeafId();
-  }
-  getLeafEntry(): SessionEntry | undefined {
-    return this.tree.getLeafEntry();
-  }
-  getEntry(id: string): SessionEntry | undefined {
-    return this.tree.getEntry(id);
-  }
-  getChildren(parentId: string): SessionEntry[] {
-    return this.tree.getChildren(parentId);
-  }
-  getBranch(fromId?: string | null): SessionEntry[] {
-    return this.tree.getBranch(fromId);
-  }
-  getTree(): SessionTreeNode[] {
-    return this.tree.getTree();
-  }
-  getLabel(id: string): string | undefined {
-    return this.tree.getLabel(id);
-  }
-  getEntries(): SessionEntry[] {
-    return this.tree.getEntries();
-  }
-  getSessionName(): string | undefined {
-    return this.tree.getSessionName();
-  }
-  buildSessionContext(leafId?: string | null): SessionContext {
-    return this.tree.buildSessionContext(leafId);
-  }
-
-  /**
-   * Parses every lazily kept line and reports what is broken. Opening reads large lines
-   * from their first bytes only; this reads them whole.
-   */
-  verify(): readonly LogProblem[] {
-    this.tree.getEntries();
-    return this.problems;
-  }
-
   // Appenders.
 
   /** Appends a message (user, assistant, toolResult, …) as a child of the leaf. */
@@ -177,10 +95,12 @@ export class Session {
     return this.append({ type: "message", message });
   }
 
+  /** Records a change of thinking level (`off`, `low`, `high`, …) for the turns after it. */
   appendThinkingLevelChange(thinkingLevel: string): Promise<string> {
     return this.append({ type: "thinking_level_change", thinkingLevel });
   }
 
+  /** Records a change of model for the turns after it. */
   appendModelChange(provider: string, modelId: string): Promise<string> {
     return this.append({ type: "model_change", provider, modelId });
   }
@@ -279,15 +199,7 @@ export class Session {
     return this.append({ type: "branch_summary", fromId: abandoned ?? "root", summary, details });
   }
 
-  // Titles.
-
-  /** The title: the name set on the session, or one made from the first user message. */
-  getTitle(): string | undefined {
-    const name = this.tree.getSessionName();
-    if (name) return name;
-    const first = this.firstUserMessage();
-    return first === undefined ? undefined : titleFromText(first, this.titleLength);
-  }
+  // Titles (getTitle is read-only, with the read API).
 
   /** Sets the title, stored as `session_info` so pi shows the same name. */
   setTitle(title: string): Promise<string> {
@@ -316,18 +228,13 @@ export class Session {
     const first = this.firstUserMessage();
     if (first === undefined)
       return { title: this.getTitle(), error: new Error("no user message to title") };
+    const messages = this.tree.buildSessionContext().messages;
+    const input = { firstUserMessage: first, messages, ...(signal ? { signal } : {}) };
+    const asked = await askForTitle(generator, input, this.titleLength);
+    if (!asked.ok) return { title: this.getTitle(), error: asked.error };
     try {
-      const messages = this.tree.buildSessionContext().messages;
-      const raw = await generator({
-        firstUserMessage: first,
-        messages,
-        ...(signal ? { signal } : {}),
-      });
-      const title = titleFromText(raw.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/gu, ""), this.titleLength);
-      if (!title)
-        return { title: this.getTitle(), error: new Error("the generator gave an empty title") };
-      await this.setTitle(title);
-      return { title };
+      await this.setTitle(asked.title);
+      return { title: asked.title };
     } catch (error) {
       return { title: this.getTitle(), error };
     }
@@ -484,29 +391,12 @@ export class Session {
   /** Starts keeping the listing index record of a file session opened for writing. */
   private startListingIndex(options: OpenStorageOptions): void {
     if (this.readOnly || !(this.storage instanceof FileSessionStorage)) return;
-    const keep =
-      options.keepListingIndex ??
-      existsSync(join(dirname(this.storage.location), SESSION_INDEX_FILE));
-    if (!keep) return;
-    this.indexKeeper = new ListingIndexKeeper(
-      {
-        location: this.location,
-        flush: () => this.flush(),
-        listingState: () =>
-          this.failure ? undefined : listingStateOf(this.tree, this.firstUserMessage()),
-      },
-      options.listingIndexDelayMs,
-    );
-    this.indexKeeper.touched();
-  }
-
-  /** The first user message's text; entries already searched are not searched again. */
-  private firstUserMessage(): string | undefined {
-    if (this.firstUser.text === undefined && this.firstUser.searched < this.tree.size) {
-      const text = firstUserText(this.tree.iterateEntries(this.firstUser.searched));
-      this.firstUser = { text, searched: this.tree.size };
-    }
-    return this.firstUser.text;
+    this.indexKeeper = ListingIndexKeeper.start(options, {
+      location: this.location,
+      flush: () => this.flush(),
+      listingState: () =>
+        this.failure ? undefined : listingStateOf(this.tree, this.firstUserMessage()),
+    });
   }
 
   /** The whole session as lines: header, every entry, and a leaf pointer if the leaf moved. */

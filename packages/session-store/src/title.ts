@@ -50,3 +50,24 @@ export type TitleGenerator = (input: {
   messages: AgentMessage[];
   signal?: AbortSignal;
 }) => Promise<string>;
+
+/**
+ * Asks a generator for a title and cleans the answer: surrounding quotes dropped,
+ * whitespace collapsed, cut at `maxLength`.
+ * @returns the title, or what kept the generator from giving one (it threw, or said nothing)
+ */
+export async function askForTitle(
+  generator: TitleGenerator,
+  input: Parameters<TitleGenerator>[0],
+  maxLength: number,
+): Promise<{ ok: true; title: string } | { ok: false; error: unknown }> {
+  try {
+    const raw = await generator(input);
+    const title = titleFromText(raw.replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/gu, ""), maxLength);
+    return title
+      ? { ok: true, title }
+      : { ok: false, error: new Error("the generator gave an empty title") };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
