@@ -249,6 +249,38 @@ describe("AgentSession with extensions: return values change what happens", () =
     expect(JSON.stringify(byCall.c2?.content)).toContain("invalid arguments for word_count");
   });
 
+  it("an extension tool can run a program with exec, under the agent's abort signal", async () => {
+    const { agent, session } = await agentWithExtensions({
+      responses: [
+        { blocks: [{ type: "toolCall", id: "c1", name: "node_version", arguments: {} }] },
+        "Done",
+      ],
+      extensions: {
+        runner: (arbor) =>
+          arbor.registerTool({
+            name: "node_version",
+            description: "The version of the Node.js running Arbor",
+            parameters: z.object({}),
+            execute: async (_args, ctx) => {
+              const result = await arbor.exec(
+                process.execPath,
+                ["-e", "process.stdout.write(process.version)"],
+                { timeoutMs: 10_000, ...(ctx.signal ? { signal: ctx.signal } : {}) },
+              );
+              return { content: result.stdout, details: { code: result.code } };
+            },
+          }),
+      },
+    });
+
+    await drain(agent.prompt("Which node?"));
+
+    expect(messageOf(session, "e3")).toMatchObject({
+      content: [{ type: "text", text: process.version }],
+      details: { code: 0 },
+    });
+  });
+
   it("an agent tool shadows an extension tool of the same name", async () => {
     const { agent, model } = await agentWithExtensions({
       responses: [
