@@ -3,12 +3,8 @@ import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/provid
 import { estimateContextTokens, isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession, AgentTool } from "@arbor/turn-runner";
 import { createAgent, type ProjectRules } from "../agent/agent-factory.js";
-import {
-  nextItemId,
-  ruleNotice,
-  type TranscriptItem,
-  transcriptFromSession,
-} from "./transcript.js";
+import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
+import { applyAgentEvent } from "./transcript-events.js";
 
 /** Everything the interactive app shows, as one immutable snapshot. */
 export interface ChatState {
@@ -155,8 +151,12 @@ export class ChatController {
     } as ChatState;
   }
 
-  private update(change: Partial<ChatState>): void {
-    this.state = this.snapshot(change);
+  /**
+   * Publishes a new state. Deltas pass `derive: false`: the title and the context estimate
+   * (a walk over the whole path) only change when an entry is stored.
+   */
+  private update(change: Partial<ChatState>, derive = true): void {
+    this.state = derive ? this.snapshot(change) : { ...this.state, ...change };
     for (const listener of this.listeners) listener();
   }
 
@@ -209,134 +209,16 @@ export class ChatController {
     this.agent.abort();
   }
 
-  private editCurrent(
-    edit: (item: Extract<TranscriptItem, { kind: "assistant" }>) => TranscriptItem,
-  ): void {
-    const items = [...this.state.items];
-    const last = items.at(-1);
-    if (last?.kind !== "assistant" || last.status !== "streaming") return;
-    items[items.length - 1] = edit(last);
-    this.update({ items });
-  }
-
-  private push(item: TranscriptItem): void {
-    this.update({ items: [...this.state.items, item] });
-  }
-
-  private startAnswer(): void {
-    this.push({
-      kind: "assistant",
-      id: nextItemId("a"),
-      text: "",
-      thinking: "",
-      tools: [],
-      status: "streaming",
-    });
-  }
-
-  /** Folds one agent event into the transcript. */
+  /** Folds one agent event into the transcript and the rule hit counts. */
   private apply(event: AgentEvent): void {
-    switch (event.type) {
-      case "turn_start":
-        this.startAnswer();
-        return;
-      case "text_delta":
-        this.editCurrent((item) => ({ ...item, text: item.text + event.delta }));
-        return;
-      case "thinking_delta":
-        this.editCurrent((item) => ({ ...item, thinking: item.thinking + event.delta }));
-        return;
-      case "toolcall_delta":
-        this.editCurrent((item) =>
-          item.tools.some((tool) => tool.id === event.toolCallId)
-            ? item
-            : {
-                ...item,
-                tools: [
-                  ...item.tools,
-                  { id: event.toolCallId, name: event.toolName, status: "running" },
-                ],
-              },
-        );
-        return;
-      case "message_end":
-        this.editCurrent((item) => ({ ...item, id: event.entryId, status: "done" }));
-        return;
-      case "tool_result": {
-        const items = this.state.items.map((item) =>
-          item.kind === "assistant" && item.tools.some((tool) => tool.id === event.toolCallId)
-            ? {
-                ...item,
-                tools: item.tools.map((tool) =>
-                  tool.id === event.toolCallId
-                    ? { ...tool, status: event.isError ? ("error" as const) : ("done" as const) }
-                    : tool,
-                ),
-              }
-            : item,
-        );
-        this.update({ items });
-        return;
-      }
-      case "ttsr_triggered": {
-        for (const rule of event.rules) this.ruleHits.set(rule, (this.ruleHits.get(rule) ?? 0) + 1);
-        const notice = ruleNotice(nextItemId("r"), event.rules, event.interrupted);
-        const items = [...this.state.items];
-        const last = items.at(-1);
-        if (event.interrupted && last?.kind === "assistant" && last.status === "streaming") {
-          // The cut answer is replaced by its retry, below the notice.
-          items.splice(items.length - 1, 1, notice, {
-            ...last,
-            id: nextItemId("a"),
-            text: "",
-            thinking: "",
-            tools: [],
-          });
-        } else items.push(notice);
-        this.update({ items });
-        return;
-      }
-      case "retry":
-        this.editCurrent((item) => ({ ...item, text: "", thinking: "", tools: [] }));
-        this.notify(`${event.target.model}: ${event.kind} (${event.message}); retrying`, "warning");
-        return;
-      case "agent_end": {
-        const { result } = event;
-        if (result.success) return;
-        if (result.reason === "aborted") {
-          this.editCurrent((item) => ({ ...item, status: "aborted" }));
-          return;
-        }
-        this.editCurrent((item) => ({ ...item, status: "aborted" }));
-        this.notify(
-          `The answer failed (${result.reason}${result.message ? `: ${result.message}` : ""}).`,
-          "error",
-        );
-        return;
-      }
-      default:
-        this.applyOther(event);
+    if (event.type === "ttsr_triggered") {
+      for (const rule of event.rules) this.ruleHits.set(rule, (this.ruleHits.get(rule) ?? 0) + 1);
     }
-  }
-
-  /** Events added to the runner after this app was written are shown when they are known. */
-  private applyOther(event: AgentEvent): void {
-    const other = event as {
-      type: string;
-      status?: string;
-      title?: string;
-      tokensBefore?: number;
-      message?: string;
-    };
-    if (other.type === "compaction" && other.status === "compacted") {
-      this.notify(
-        `Compacted ${other.tokensBefore ?? "?"} tokens of earlier conversation into a summary.`,
-      );
-    } else if (other.type === "compaction" && other.status === "failed") {
-      this.notify(`Compaction failed: ${other.message ?? "unknown error"}`, "warning");
-    } else if (other.type === "title") {
-      this.update({});
-    }
+    const delta =
+      event.type === "text_delta" ||
+      event.type === "thinking_delta" ||
+      event.type === "toolcall_delta";
+    this.update({ items: applyAgentEvent(this.state.items, event) }, !delta);
   }
 
   /** Compacts the session now, focused by `instructions`. */

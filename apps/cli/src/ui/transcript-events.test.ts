@@ -1,0 +1,129 @@
+import type { AgentEvent, AgentFailureReason, AgentResult } from "@arbor/turn-runner";
+import { describe, expect, it } from "vitest";
+import type { TranscriptItem } from "./transcript.js";
+import { applyAgentEvent } from "./transcript-events.js";
+
+const result = (reason?: AgentFailureReason, message = ""): AgentResult => ({
+  success: reason === undefined,
+  ...(reason !== undefined ? { reason, message } : {}),
+  finalReport:
+    reason !== undefined
+      ? { status: "failed", reason, message }
+      : { status: "delivered", value: "", repaired: false },
+  turns: 1,
+  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  cost: 0,
+  sessionFile: "memory:x",
+});
+
+function fold(events: AgentEvent[]): readonly TranscriptItem[] {
+  return events.reduce<readonly TranscriptItem[]>(
+    (items, event) => applyAgentEvent(items, event),
+    [],
+  );
+}
+
+const strip = (items: readonly TranscriptItem[]) =>
+  items.map((item) => {
+    const { id: _id, ...rest } = item;
+    return rest;
+  });
+
+describe("applyAgentEvent", () => {
+  it("streams text, thinking and tool calls into one answer and marks tool results", () => {
+    const items = fold([
+      { type: "turn_start", turnIndex: 0 },
+      { type: "thinking_delta", turnIndex: 0, index: 0, delta: "hmm" },
+      {
+        type: "toolcall_delta",
+        turnIndex: 0,
+        index: 1,
+        toolCallId: "c1",
+        toolName: "read_file",
+        delta: "{",
+      },
+      {
+        type: "toolcall_delta",
+        turnIndex: 0,
+        index: 1,
+        toolCallId: "c1",
+        toolName: "read_file",
+        delta: "}",
+      },
+      {
+        type: "message_end",
+        turnIndex: 0,
+        entryId: "e1",
+        target: { provider: "p", model: "m" },
+        stopReason: "tool_use",
+      },
+      {
+        type: "tool_result",
+        turnIndex: 0,
+        entryId: "e2",
+        toolCallId: "c1",
+        toolName: "read_file",
+        isError: false,
+      },
+      { type: "turn_start", turnIndex: 1 },
+      { type: "text_delta", turnIndex: 1, index: 0, delta: "Done" },
+    ]);
+    expect(strip(items)).toEqual([
+      {
+        kind: "assistant",
+        text: "",
+        thinking: "hmm",
+        tools: [{ id: "c1", name: "read_file", status: "done" }],
+        status: "done",
+      },
+      { kind: "assistant", text: "Done", thinking: "", tools: [], status: "streaming" },
+    ]);
+    expect(items[0]?.id).toBe("e1");
+  });
+
+  it("replaces an interrupted answer with a notice and a fresh answer for the retry", () => {
+    const items = fold([
+      { type: "turn_start", turnIndex: 0 },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "console.log" },
+      {
+        type: "ttsr_triggered",
+        turnIndex: 0,
+        rules: ["no-console"],
+        contextMode: "discard",
+        interrupted: true,
+      },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "logger" },
+    ]);
+    expect(strip(items)).toEqual([
+      {
+        kind: "notice",
+        text: "Stream rule no-console matched: the answer was restarted with a reminder.",
+        tone: "info",
+      },
+      { kind: "assistant", text: "logger", thinking: "", tools: [], status: "streaming" },
+    ]);
+  });
+
+  it("marks an aborted answer, and adds an error notice for other failures", () => {
+    const aborted = fold([
+      { type: "turn_start", turnIndex: 0 },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "part" },
+      { type: "agent_end", result: result("aborted") },
+    ]);
+    expect(strip(aborted)).toEqual([
+      { kind: "assistant", text: "part", thinking: "", tools: [], status: "aborted" },
+    ]);
+    const failed = fold([
+      { type: "turn_start", turnIndex: 0 },
+      {
+        type: "agent_end",
+        result: result("retries_exhausted", "last error: 503"),
+      },
+    ]);
+    expect(failed.at(-1)).toMatchObject({
+      kind: "notice",
+      tone: "error",
+      text: "The answer failed (retries_exhausted: last error: 503).",
+    });
+  });
+});
