@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { isEntryOfType } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -265,7 +266,12 @@ describe("AgentSession with extensions: return values change what happens", () =
               const result = await arbor.exec(
                 process.execPath,
                 ["-e", "process.stdout.write(process.version)"],
-                { timeoutMs: 10_000, ...(ctx.signal ? { signal: ctx.signal } : {}) },
+                {
+                  // The fixture's project directory does not exist on disk.
+                  cwd: tmpdir(),
+                  timeoutMs: 10_000,
+                  ...(ctx.signal ? { signal: ctx.signal } : {}),
+                },
               );
               return { content: result.stdout, details: { code: result.code } };
             },
