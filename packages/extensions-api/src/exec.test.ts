@@ -99,6 +99,15 @@ describe("execCommand", () => {
     expect(error).toMatchObject({ code: "spawn_failed" });
   });
 
+  it("says so when the working directory is missing, not that the program is", async () => {
+    const missing = join(tmpdir(), "arbor-no-such-dir-xyz");
+    const error = await execCommand(node, ["-e", ""], { cwd: missing }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "spawn_failed" });
+    expect((error as Error).message).toContain(`the working directory ${missing} does not exist`);
+    const noProgram = await execCommand("arbor-no-such-program-xyz").catch((e: unknown) => e);
+    expect((noProgram as Error).message).toContain("is the program installed and on PATH?");
+  });
+
   it("truncates output at maxOutputBytes", async () => {
     const result = await execCommand(node, ["-e", "process.stdout.write('x'.repeat(5000))"], {
       maxOutputBytes: 100,

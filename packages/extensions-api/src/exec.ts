@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import { ExtensionApiError } from "./errors.js";
 
 /** Options of {@link execCommand}. */
@@ -113,9 +114,13 @@ export function execCommand(
     child.once("error", (error) => {
       cleanUp();
       reject(
-        new ExtensionApiError("spawn_failed", `could not run ${command}: ${error.message}`, {
-          cause: error,
-        }),
+        new ExtensionApiError(
+          "spawn_failed",
+          `could not run ${command}: ${spawnProblem(error, options.cwd)}`,
+          {
+            cause: error,
+          },
+        ),
       );
     });
     child.once("close", (code) => {
@@ -132,6 +137,26 @@ export function execCommand(
       });
     });
   });
+}
+
+/**
+ * Says why a process did not start. Node reports a missing working directory as the
+ * program being missing (ENOENT), which sends people looking in the wrong place.
+ */
+function spawnProblem(error: Error, cwd: string | undefined): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" && cwd !== undefined && !isDirectory(cwd))
+    return `the working directory ${cwd} does not exist (pass an existing \`cwd\`)`;
+  if (code === "ENOENT") return `${error.message} (is the program installed and on PATH?)`;
+  return error.message;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 class OutputBuffer {
