@@ -1,5 +1,13 @@
-import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { type FileHandle, mkdir, open, rename, rm, truncate, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  fdatasync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from "node:fs";
+import { mkdir, open, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
@@ -39,27 +47,16 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   async read(): Promise<Uint8Array | undefined> {
-    let handle: FileHandle;
+    // Read synchronously: a session parses its bytes synchronously right after, which blocks
+    // far longer than the read, so an asynchronous read buys no responsiveness. It only adds
+    // thread-pool round trips (open, stat, reads, close), each a wait for a scheduler slot
+    // on a busy machine, and costs more than the read for all but the largest files.
     try {
-      handle = await open(this.location, "r");
+      const bytes = readFileSync(this.location);
+      return bytes.length === 0 ? undefined : bytes;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
-    }
-    try {
-      // One read of the whole file: `readFile` reads in 512 KiB chunks, a thread-pool round
-      // trip each, which costs more than the read itself for a large session.
-      const { size } = await handle.stat();
-      const bytes = Buffer.allocUnsafe(size);
-      let filled = 0;
-      while (filled < size) {
-        const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled === 0 ? undefined : bytes.subarray(0, filled);
-    } finally {
-      await handle.close();
     }
   }
 
