@@ -3,7 +3,7 @@ import type { Model, ReasoningLevel } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
 import { TtsrManager, type TtsrRule } from "@arbor/ttsr";
 import { loadRules, type RuleLoadWarning } from "@arbor/ttsr/loader";
-import { AgentSession, type AgentTool } from "@arbor/turn-runner";
+import { AgentSession, type AgentTool, summarizeBranchWithModel } from "@arbor/turn-runner";
 import { withReasoning } from "./model-factory.js";
 
 /** The stream rules of a project: those that load, and why the others did not. */
@@ -54,6 +54,8 @@ export function createAgent(setup: AgentSetup): CreatedAgent {
     ttsr,
     projectRoot: setup.projectRoot,
     generateTitle: setup.generateTitle ?? false,
+    // `/tree` may summarize the branch it leaves, with the agent's own model.
+    summarizeBranch: summarizeBranchWithModel,
     ...(setup.compaction ? { compaction: dropUndefined(setup.compaction) } : {}),
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
     ...(setup.extensions ? { extensions: setup.extensions } : {}),

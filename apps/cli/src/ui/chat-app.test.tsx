@@ -1,7 +1,12 @@
 import { ExtensionRunner } from "@arbor/extensions-api";
 import type { Model } from "@arbor/providers";
 import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
-import { isEntryOfType, MemorySessionStorage, Session } from "@arbor/session-store";
+import {
+  isEntryOfType,
+  MemorySessionStorage,
+  Session,
+  type SessionInfo,
+} from "@arbor/session-store";
 import { type AgentTool, defineTool } from "@arbor/turn-runner";
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
@@ -24,6 +29,7 @@ async function setup(
   options: {
     rules?: { name: string; content: string; condition: string }[];
     extensions?: ExtensionRunner;
+    sessions?: { list: () => Promise<SessionInfo[]>; open: (path: string) => Promise<Session> };
   } = {},
 ) {
   const session = await Session.open(new MemorySessionStorage(), { create: true, cwd: "/project" });
@@ -52,8 +58,8 @@ async function setup(
     <ChatApp
       controller={controller}
       cwd="/project"
-      listSessions={async () => []}
-      openSession={async () => session}
+      listSessions={options.sessions?.list ?? (async () => [])}
+      openSession={options.sessions?.open ?? (async () => session)}
     />,
   );
   await tick();
@@ -194,5 +200,65 @@ describe("ChatApp", () => {
     const { app, waitForFrame } = await setup([]);
     app.stdin.write("\u0003");
     await waitForFrame("Press Ctrl+C again to quit.");
+  });
+
+  it("/tree moves the leaf to an earlier answer and can summarize the branch it leaves", async () => {
+    const { send, app, waitForFrame, session } = await setup([
+      "answer one",
+      "answer two",
+      { blocks: [{ type: "text", text: "Tried a second question." }] },
+    ]);
+    await send("question one");
+    await waitForFrame("answer one");
+    await send("question two");
+    await waitForFrame("answer two");
+    const answerOne = session
+      .getBranch()
+      .find((entry) => JSON.stringify(entry).includes("answer one"));
+    await send("/tree");
+    await waitForFrame("Session tree");
+    app.stdin.write("answer one");
+    await waitForFrame("search: answer one");
+    app.stdin.write("\r");
+    await waitForFrame("Enter: go");
+    app.stdin.write("s");
+    await vi.waitFor(() =>
+      expect(session.getBranch().some((entry) => isEntryOfType(entry, "branch_summary"))).toBe(
+        true,
+      ),
+    );
+    const path = session.getBranch();
+    const summary = path.at(-1);
+    expect(summary && isEntryOfType(summary, "branch_summary") && summary.summary).toContain(
+      "Tried a second question.",
+    );
+    expect(summary?.parentId).toBe(answerOne?.id);
+    await waitForFrame("Branch summary: Tried a second question.");
+    expect(JSON.stringify(path)).not.toContain("answer two");
+  });
+
+  it("/sessions resumes another session", async () => {
+    const other = await Session.open(new MemorySessionStorage("memory:other"), { create: true });
+    await other.appendMessage({ role: "user", content: "an older talk", timestamp: 1 });
+    const info: SessionInfo = {
+      id: other.id,
+      path: "memory:other",
+      title: "An older talk",
+      name: undefined,
+      cwd: "/project",
+      created: new Date(0),
+      modified: new Date(0),
+      messageCount: 1,
+      firstUserMessage: "an older talk",
+      parentSession: undefined,
+    };
+    const { send, app, waitForFrame, controller } = await setup([], {
+      sessions: { list: async () => [info], open: async () => other },
+    });
+    await send("/sessions");
+    await waitForFrame("An older talk");
+    app.stdin.write("\r");
+    await waitForFrame("you › an older talk");
+    expect(controller.currentSession).toBe(other);
   });
 });
