@@ -4,7 +4,7 @@
  * the entry ids the runner acknowledged) and every tool call that started. It never exits
  * on its own before the parent kills it, unless every prompt finished.
  *
- * Usage: node crash-child.js <session file> <plan: mid-stream | mid-tool | between-turns | second-prompt>
+ * Usage: node crash-child.js <session file> <plan: mid-stream | mid-tool | between-turns | during-backoff | second-prompt>
  */
 import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
 import { openSessionFile } from "@arbor/session-store";
@@ -61,6 +61,12 @@ const PLANS: Record<
     responses: [toolCall("c1", 2, 40), slowText(LONG, 60_000)],
     toolMs: 0,
   },
+  // The first attempt fails; the child is killed during the 60 s backoff.
+  "during-backoff": {
+    prompts: ["Hello"],
+    responses: [{ error: { kind: "network_error" } }, "never reached"],
+    toolMs: 0,
+  },
   // The first prompt finishes; the second is killed mid-stream.
   "second-prompt": {
     prompts: ["Hello", "Tell me more"],
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
     targets: [{ model: new ScriptedModel({ responses: plan.responses }) }],
     session,
     tools: [add],
+    retryDelayMs: 60_000,
   });
   report({ type: "ready", pid: process.pid });
   for (const prompt of plan.prompts) {

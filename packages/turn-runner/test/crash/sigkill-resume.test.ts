@@ -9,7 +9,7 @@ import { ScriptedModel } from "@arbor/providers/test";
 import { openSessionFile, type Session } from "@arbor/session-store";
 import { build } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentSession, toModelMessages } from "../../src/index.js";
+import { AgentSession, FAILOVER_CUSTOM_TYPE, toModelMessages } from "../../src/index.js";
 import { addTool, drain } from "../factories.js";
 import type { ChildReport } from "./crash-child.js";
 
@@ -192,6 +192,21 @@ describe("SIGKILL and resume", () => {
     expect(acked).toHaveLength(2);
     expect(roles(session)).toEqual(["user", "assistant", "toolResult"]);
     await expectResumes(session);
+  }, 30_000);
+
+  it("during a backoff wait: the failed attempt's failover record is there and the session resumes", async () => {
+    const file = join(workDir, "during-backoff.jsonl");
+    const child = startChild(file, "during-backoff");
+    const reports = await child.until((_r, all) => eventsOf(all, "retry").length === 1);
+    const { session } = await killAndReopen(child, file, reports);
+    expect(session.getBranch().map((entry) => entry.type)).toEqual(["message", "custom"]);
+    expect(session.getBranch().at(-1)).toMatchObject({
+      customType: FAILOVER_CUSTOM_TYPE,
+      data: { kind: "network_error", action: "retry", delayMs: 60_000 },
+    });
+    expect(roles(session)).toEqual(["user"]);
+    const request = await expectResumes(session);
+    expect(request.map((message) => message.role)).toEqual(["user", "user"]);
   }, 30_000);
 
   it("in a second prompt: the first prompt's conversation is intact", async () => {
