@@ -146,6 +146,20 @@ export type AgentEvent =
       entryId: string;
       feedbackEntryId?: string;
     }
+  | {
+      /**
+       * The context guard acted before a request: it moved to a target with a bigger
+       * window, or forced the final turn (recorded as an `arbor.context-guard` entry).
+       */
+      type: "context_guard";
+      turnIndex: number;
+      action: "switch_target" | "force_final";
+      /** Estimated prompt tokens. */
+      estimate: number;
+      /** The prompt limit of the target the request goes to. */
+      limit: number;
+      target: TargetRef;
+    }
   | { type: "agent_end"; result: AgentResult };
 
 /** A started run: its events as they happen, and its result once it ends. */

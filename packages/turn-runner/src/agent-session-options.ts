@@ -3,6 +3,7 @@ import type { Session, TitleGenerator } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
+import type { ContextGuardOptions } from "./context-guard.js";
 import type { OutputSchema } from "./final-report.js";
 import type { ModelTarget } from "./target-pool.js";
 import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
@@ -71,6 +72,12 @@ export interface AgentSessionOptions {
    * report or with an invalid one are retried with one feedback message. Default 2.
    */
   maxAnswerRetries?: number;
+  /**
+   * The context guard: before each request the prompt is estimated against
+   * `contextWindow − bufferTokens − maxOutput`; over it, the agent moves to a target with a
+   * bigger window or forces the final turn, and tool outputs that would pass it are dropped.
+   */
+  contextGuard?: ContextGuardOptions;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

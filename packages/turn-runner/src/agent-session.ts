@@ -28,6 +28,7 @@ import {
   type AgentCompactionOutcome,
   compactionEvent,
 } from "./compaction/agent-compaction.js";
+import { CONTEXT_GUARD_CUSTOM_TYPE, ContextGuard } from "./context-guard.js";
 import { toModelMessages } from "./context-messages.js";
 import { EventChannel } from "./event-channel.js";
 import { AgentExtensions } from "./extensions/agent-extensions.js";
@@ -105,6 +106,7 @@ export class AgentSession {
   private sessionOwned: boolean;
   /** The final report a run must deliver, when `outputSchema` is set. */
   private readonly reportContract: ReportContract | undefined;
+  private readonly contextGuard: ContextGuard;
   private appendChain: Promise<unknown> = Promise.resolve();
   private readonly compaction: AgentCompaction;
   private readonly extensionHooks: ExtensionHooks | undefined;
@@ -132,6 +134,7 @@ export class AgentSession {
       restoreTtsr(options.ttsr, options.session);
     }
     this.sessionOwned = options.ownsSession ?? false;
+    this.contextGuard = new ContextGuard(options.contextGuard ?? {}, options.maxOutputTokens);
     this.reportContract =
       options.outputSchema === undefined ? undefined : new ReportContract(options.outputSchema);
     if (this.reportContract && this.tools.has(FINAL_REPORT_TOOL_NAME)) {
@@ -196,6 +199,7 @@ export class AgentSession {
       cost: 0,
       finalTurn: undefined,
       finalReport: undefined,
+      contextExhausted: false,
       queuedRules: new Map(),
     };
     const result = this.run(text, state, images).finally(() => {
@@ -487,6 +491,7 @@ export class AgentSession {
       if (answer.report || answer.toolCalls.length === 0)
         await this.recordFinalAnswer(answer, state);
       if (answer.toolCalls.length > 0) {
+        const outputBudget = this.contextGuard.toolBudget(this.promptEstimate(), this.model);
         const batch = await runToolCalls(
           {
             turnIndex,
@@ -495,11 +500,13 @@ export class AgentSession {
             timeoutMs: this.options.toolTimeoutMs ?? 120_000,
             appendMessage: (message) => this.append(message),
             flushAppends: () => this.appendChain,
+            outputBudget,
             now: this.now,
             extensions: hooks,
           },
           state,
         );
+        if (outputBudget.exceeded) state.contextExhausted = true;
         if (batch === "ended") {
           state.channel.push({ type: "turn_end", turnIndex });
           await hooks?.turnEnd(turnIndex);
@@ -546,6 +553,7 @@ export class AgentSession {
         if (state.control.ended) return { ok: false, reason: state.control.ended };
       }
       if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
+      if (await this.guardContext(turnIndex, target, state)) continue;
       const finalTurn = state.finalTurn !== undefined;
       const outcome = await streamAttempt(
         {
@@ -667,6 +675,61 @@ export class AgentSession {
       if (delayMs > 0) await this.sleep(delayMs, state.control.waitSignal);
       if (state.control.ended) return { ok: false, reason: state.control.ended };
     }
+  }
+
+  /** The estimated prompt tokens of the next request to the current session path. */
+  private promptEstimate(): number {
+    const tools = toolDefinitions([...this.tools.values()]);
+    if (this.reportContract) tools.push(this.reportContract.definition);
+    return this.contextGuard.estimate(this.session, this.options.systemPrompt, tools);
+  }
+
+  /**
+   * Runs the context guard before a request: over the limit, it moves to a target whose
+   * window takes the prompt, or forces the final turn (also after a tool output was
+   * dropped), recording what it did as an `arbor.context-guard` entry.
+   * @returns true when it moved to another target (the caller starts the attempt again)
+   */
+  private async guardContext(
+    turnIndex: number,
+    target: ModelTarget,
+    state: RunState,
+  ): Promise<boolean> {
+    if (!this.contextGuard.enabled) return false;
+    await this.appendChain;
+    const estimate = this.promptEstimate();
+    const verdict = state.contextExhausted
+      ? {
+          action: "force_final" as const,
+          estimate,
+          limit: this.contextGuard.limitFor(target.model),
+        }
+      : this.contextGuard.check(estimate, target, this.pool.targets);
+    if (verdict.action === "send") return false;
+    if (verdict.action === "force_final" && state.finalTurn !== undefined) return false;
+    const next = verdict.action === "switch_target" ? verdict.target : target;
+    await this.session.appendCustomEntry(CONTEXT_GUARD_CUSTOM_TYPE, {
+      turn: turnIndex,
+      action: verdict.action,
+      estimate: verdict.estimate,
+      limit: verdict.limit,
+      from: targetRef(target),
+      to: targetRef(next),
+    });
+    state.channel.push({
+      type: "context_guard",
+      turnIndex,
+      action: verdict.action,
+      estimate: verdict.estimate,
+      limit: verdict.limit,
+      target: targetRef(next),
+    });
+    if (verdict.action === "switch_target") {
+      this.pool.select(verdict.target.model);
+      return true;
+    }
+    await this.announceFinalTurn(turnIndex, "context_limit", state);
+    return false;
   }
 
   /**

@@ -20,6 +20,7 @@ export {
   type AnswerProblemKind,
 } from "./answer-review.js";
 export * from "./compaction/index.js";
+export { CONTEXT_GUARD_CUSTOM_TYPE, type ContextGuardOptions } from "./context-guard.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
 export * from "./extensions/index.js";

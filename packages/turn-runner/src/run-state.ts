@@ -21,6 +21,8 @@ export interface RunState {
   cost: number;
   /** The report the last accepted final answer delivered. */
   finalReport: FinalReport | undefined;
+  /** Set when a tool output was dropped for lack of context: the next turn is the final one. */
+  contextExhausted: boolean;
   /** Set once the runner forced the final turn of this run, with why. */
   finalTurn: FinalTurnReason | undefined;
   /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */

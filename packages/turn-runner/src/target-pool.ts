@@ -19,6 +19,11 @@ export class TargetPool {
     this.live = [...targets];
   }
 
+  /** The live targets, in rotation order. */
+  get targets(): readonly ModelTarget[] {
+    return this.live;
+  }
+
   /** How many targets are still usable. */
   get size(): number {
     return this.live.length;

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@arbor/session-store";
 import { ABORTED, abortedPromise } from "./abortable-wait.js";
 import { type AgentTool, runToolCall, type ToolCallOutcome } from "./agent-tool.js";
+import type { ToolOutputBudget } from "./context-guard.js";
 import type { ExtensionHooks } from "./extensions/extension-hooks.js";
 import type { RunState } from "./run-state.js";
 
@@ -20,6 +21,8 @@ export interface ToolBatchInput {
   timeoutMs: number;
   /** Appends a message in order with the run's other appends. */
   appendMessage: (message: AgentMessage) => Promise<string>;
+  /** The context left for this turn's outputs; an output that does not fit is dropped. */
+  outputBudget?: ToolOutputBudget | undefined;
   /** Resolves once every pending append is stored. */
   flushAppends: () => Promise<unknown>;
   now: () => number;
@@ -88,7 +91,8 @@ export async function runToolCalls(
           ? await input.extensions.runToolCall(call, options)
           : await runToolCall(input.tools.get(call.name), call, options);
         if (settled || control.waitSignal.aborted) return;
-        await store(call, outcome.content, outcome.isError, outcome.details);
+        const fitted = input.outputBudget ? input.outputBudget.fit(outcome) : outcome;
+        await store(call, fitted.content, fitted.isError, outcome.details);
       }),
     );
     const finished = await Promise.race([all, abortedPromise(control.waitSignal)]);
