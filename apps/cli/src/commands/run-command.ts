@@ -72,8 +72,11 @@ export async function runCommand(context: CliContext): Promise<number> {
           endedWithNewline = event.delta.endsWith("\n");
         }
         const notice = noticeFor(event);
-        if (notice) io.stderr.write(`${endedWithNewline ? "" : "\n"}${notice}\n`);
-        if (notice) endedWithNewline = true;
+        if (!notice) continue;
+        // The answer that follows (a retry) starts on a line of its own.
+        if (!endedWithNewline && !args.json) io.stdout.write("\n");
+        endedWithNewline = true;
+        io.stderr.write(`${notice}\n`);
       }
     } finally {
       process.removeListener("SIGINT", onSigint);

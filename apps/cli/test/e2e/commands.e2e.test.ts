@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { copyFile, readdir, readFile, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEntryOfType, openSessionFile } from "@arbor/session-store";
@@ -11,6 +11,7 @@ import { runArbor } from "./run-binary.js";
 
 let server: FakeProviderServer;
 let sandbox: Sandbox;
+let ruleAttempts = 0;
 
 beforeAll(async () => {
   server = await startRoutedServer({
@@ -19,6 +20,12 @@ beforeAll(async () => {
       "first question": "answer one",
       "second question": "answer two",
       "bad key": { error: { kind: "auth_error", message: "invalid api key" } },
+      "print a greeting": () => {
+        ruleAttempts += 1;
+        return ruleAttempts === 1
+          ? { blocks: [{ type: "text", text: "Use console.log('hi') here." }], chunkSize: 4 }
+          : "Use logger.info('hi') here.";
+      },
     },
   });
 });
@@ -157,6 +164,22 @@ describe("arbor run", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("invalid api key");
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("reports a stream-rule interrupt on stderr and streams the retried answer on a new line", async () => {
+    ruleAttempts = 0;
+    await mkdir(join(sandbox.project, ".arbor", "rules"), { recursive: true });
+    await writeFile(
+      join(sandbox.project, ".arbor", "rules", "use-the-logger.md"),
+      '---\ncondition: "console\\\\.log"\n---\nUse the logger, never console.log.\n',
+    );
+    const result = await arbor(["run", "print a greeting"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("[stream rule use-the-logger: answer restarted with a reminder]\n");
+    expect(result.stdout.split("\n").at(-2)).toBe("Use logger.info('hi') here.");
+    const session = await sandbox.openLatestSession();
+    expect(session.getEntries().some((entry) => isEntryOfType(entry, "ttsr_injection"))).toBe(true);
+    expect(JSON.stringify(session.getLeafEntry())).toContain("logger.info");
   });
 
   it("needs a prompt", async () => {
