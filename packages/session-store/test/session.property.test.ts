@@ -126,6 +126,18 @@ function collect(nodes: SessionTreeNode[], into: string[] = []): string[] {
   return into;
 }
 
+/** Every entry's children as getChildren gives them (file order) equal the tree's (by time). */
+function expectChildrenMatchTree(session: Session): void {
+  const stack = [...session.getTree()];
+  while (stack.length) {
+    const node = stack.pop() as SessionTreeNode;
+    const fromTree = node.children.map((child) => child.entry.id).sort();
+    const direct = session.getChildren(node.entry.id).map((child) => child.id);
+    expect(direct.sort()).toEqual(fromTree);
+    stack.push(...node.children);
+  }
+}
+
 async function apply(session: Session, op: Op, t: number): Promise<void> {
   const ids = session.getEntries().map((e) => e.id);
   const pick = (n: number) => ids[n % ids.length] as string;
@@ -182,6 +194,7 @@ describe("session invariants under random operations", () => {
           const branch = session.getBranch();
           expect(branch.at(-1)?.id ?? null).toBe(session.getLeafId());
           expect(branch[0]?.parentId ?? null).toBeNull();
+          expectChildrenMatchTree(session);
           expect(session.buildSessionContext()).toEqual(
             referenceContext(entries, session.getLeafId()),
           );
@@ -197,6 +210,7 @@ describe("session invariants under random operations", () => {
           expect(reopened.getLeafId()).toBe(session.getLeafId());
           expect(reopened.getEntries()).toEqual(entries);
           expect(reopened.buildSessionContext()).toEqual(session.buildSessionContext());
+          expectChildrenMatchTree(reopened);
           await reopened.close();
         },
       ),
