@@ -2,9 +2,6 @@ import { readFileSync } from "node:fs";
 import { CliUsageError, parseCliArgs } from "./args.js";
 import { type CliIo, createCliContext } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
-import { demoCommand } from "./commands/demo-command.js";
-import { runCommand } from "./commands/run-command.js";
-import { sessionsCommand } from "./commands/sessions-command.js";
 import { helpFor } from "./help-text.js";
 
 /** The version of this package, read from its package.json. */
@@ -51,12 +48,13 @@ export async function main(
       case undefined:
         if (!interactive) throw new CliError("the interactive app is not available here.");
         return await interactive(context);
+      // Commands load on demand, so --help and --version do not pay for the SDKs.
       case "run":
-        return await runCommand(context);
+        return await (await import("./commands/run-command.js")).runCommand(context);
       case "sessions":
-        return await sessionsCommand(context);
+        return await (await import("./commands/sessions-command.js")).sessionsCommand(context);
       case "demo":
-        return await demoCommand(context);
+        return await (await import("./commands/demo-command.js")).demoCommand(context);
       default:
         throw new CliError(`"${args.command}" is not an arbor command.`, {
           hint: 'Run "arbor --help" to see the commands, or arbor run "…" to send a prompt.',
