@@ -20,13 +20,15 @@ import { ChatController, type ModelSource } from "./chat-controller.js";
  */
 export async function startInteractive(context: CliContext): Promise<number> {
   const { io, args, paths } = context;
+  // Configuration first: with no provider, saying how to configure one matters most.
+  const selection = await selectModel(context);
   if (io.stdin.isTTY !== true) {
     throw new CliError("the interactive app needs a terminal.", {
       hint: 'For scripts and pipes use: arbor run "prompt" (or pipe the prompt to arbor run).',
       exitCode: 2,
     });
   }
-  const selection = await selectModel(context);
+
   const models: ModelSource = {
     initial: selection.model,
     select: (spec) => {

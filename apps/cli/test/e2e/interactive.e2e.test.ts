@@ -233,4 +233,14 @@ describe("arbor in a real terminal", () => {
     expect(screen).toContain("config.json is not valid JSON");
     expect(screen).not.toMatch(/\n\s+at /);
   });
+
+  it("says plainly how to configure a provider when none is", async () => {
+    const terminal = TmuxTerminal.start({ cwd: sandbox.project, env: { HOME: sandbox.home } });
+    terminals.push(terminal);
+    expect(await terminal.exitCode()).toBe(1);
+    const screen = terminal.screen();
+    expect(screen).toContain("no model provider is configured");
+    expect(screen).toContain("export OPENAI_API_KEY=");
+    expect(screen).toContain('run "arbor demo"');
+  });
 });
