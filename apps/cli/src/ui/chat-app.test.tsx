@@ -261,4 +261,25 @@ describe("ChatApp", () => {
     await waitForFrame("you › an older talk");
     expect(controller.currentSession).toBe(other);
   });
+
+  it("/tree on a user message moves to before it and puts its text back in the input", async () => {
+    const { send, app, waitForFrame, frame, session } = await setup(["answer one", "answer two"]);
+    await send("question one");
+    await waitForFrame("answer one");
+    await send("question two");
+    await waitForFrame("answer two");
+    const answerOne = session
+      .getBranch()
+      .find((entry) => JSON.stringify(entry).includes("answer one"));
+    await send("/tree");
+    await waitForFrame("Session tree");
+    app.stdin.write("question two");
+    await waitForFrame("search: question two");
+    app.stdin.write("\r");
+    await waitForFrame("Enter: go");
+    app.stdin.write("\r");
+    await vi.waitFor(() => expect(session.getLeafId()).toBe(answerOne?.id));
+    await vi.waitFor(() => expect(frame()).toMatch(/^› question two/m));
+    await vi.waitFor(() => expect(frame()).not.toContain("answer two"));
+  });
 });
