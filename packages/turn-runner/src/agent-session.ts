@@ -62,6 +62,7 @@ import {
   type RuleReminderContext,
   restoreTtsr,
 } from "./ttsr-interrupt.js";
+import { usageRecord } from "./usage-record.js";
 
 type TurnAnswer =
   | {
@@ -655,6 +656,7 @@ export class AgentSession {
         action,
         delayMs,
         next: next ? targetRef(next) : null,
+        usage: usageRecord(outcome.usage, target.model.info.pricing),
       });
       state.channel.push({
         type: "retry",

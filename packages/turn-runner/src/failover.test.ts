@@ -46,6 +46,14 @@ describe("AgentSession: retries and failover", () => {
         action: "next_target",
         delayMs: 0,
         next: { provider: "beta", model: "beta-model" },
+        usage: {
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          totalTokens: 0,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        },
       },
     ]);
     expect(session.buildSessionContext().messages.map((m) => m.role)).toEqual([

@@ -11,6 +11,7 @@ import { ABORTED, abortedPromise } from "./abortable-wait.js";
 import { AnswerBuilder } from "./answer-builder.js";
 import { type RunState, ZERO_USAGE } from "./run-state.js";
 import type { ModelTarget } from "./target-pool.js";
+import { usageRecord } from "./usage-record.js";
 
 type Content = AssistantMessage["content"];
 
@@ -32,7 +33,10 @@ export interface AttemptInput {
   ttsr?: TtsrManager | undefined;
 }
 
-/** The assistant message persisted for an attempt's answer, naming the target that served it. */
+/**
+ * The assistant message persisted for an attempt's answer, naming the target that served it
+ * and what the attempt cost (`usage.cost`, at that target's catalogue prices).
+ */
 export function assistantMessage(
   target: ModelTarget,
   content: Content,
@@ -44,7 +48,7 @@ export function assistantMessage(
     role: "assistant",
     content,
     stopReason,
-    usage,
+    usage: usageRecord(usage, target.model.info.pricing),
     api: target.model.info.api,
     provider: target.model.info.provider,
     model: target.model.info.id,
