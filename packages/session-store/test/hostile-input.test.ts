@@ -62,11 +62,11 @@ describe("hostile session files", () => {
   it("builds a compacted context without reading the lines the compaction replaced", async () => {
     const big = (id: string, parent: string | null, body: string) =>
       `{"type":"message","id":"${id}","parentId":${parent === null ? "null" : `"${parent}"`},"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"${body}"}]}}`;
-    const brokenOld = big("old", null, "z".repeat(10_000)).slice(0, -3);
+    const brokenOld = big("old", null, "z".repeat(40_000)).slice(0, -3);
     const compaction =
       '{"type":"compaction","id":"c","parentId":"kept","timestamp":"2026-01-01T00:00:02.000Z","summary":"earlier work","firstKeptEntryId":"kept","tokensBefore":9}';
     const session = await openText(
-      `${header}\n${brokenOld}\n${big("kept", "old", "k".repeat(10_000))}\n${compaction}\n${line("new", "c")}\n`,
+      `${header}\n${brokenOld}\n${big("kept", "old", "k".repeat(40_000))}\n${compaction}\n${line("new", "c")}\n`,
     );
     const context = session.buildSessionContext();
     expect(context.messages.map((m) => m.role)).toEqual([

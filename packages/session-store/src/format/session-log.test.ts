@@ -47,8 +47,8 @@ describe("parseSessionLog decoding", () => {
     fc.string(),
     fc.string({ unit: "grapheme" }),
     fc.string({ unit: "binary" }),
-    fc.string({ minLength: 4100, maxLength: 4500 }), // long enough to be read lazily
-    fc.string({ unit: "grapheme", minLength: 2100, maxLength: 2500 }),
+    fc.string({ minLength: 16_500, maxLength: 17_000 }), // long enough to be read lazily
+    fc.string({ unit: "grapheme", minLength: 6000, maxLength: 7000 }),
   );
 
   it("reads every text back exactly, ASCII or not, short line or long", () => {

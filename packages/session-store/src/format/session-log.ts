@@ -51,8 +51,13 @@ export interface ParsedLog {
   needsNewline: boolean;
 }
 
-/** Lines longer than this are indexed from their prefix and parsed on first read. */
-const LAZY_LINE_BYTES = 4096;
+/**
+ * Lines longer than this are indexed from their prefix and parsed on first read. Parsing
+ * costs mostly per object, not per byte, so a conversation turn of a few KB costs about as
+ * much to index and parse later as to parse now, and is nearly always on the context path;
+ * laziness pays for the long tool outputs, which a compaction usually leaves behind.
+ */
+const LAZY_LINE_BYTES = 16 * 1024;
 const PREFIX_BYTES = 200;
 const messagePrefix =
   /^\{"type":"message","id":"([^"\\]+)","parentId":(null|"[^"\\]+"),"timestamp":"([^"\\]+)",(?:"message":\{"role":"([^"\\]+)")?/;
@@ -96,7 +101,8 @@ function checkMessage(message: unknown): string | undefined {
   const { content, timestamp } = message;
   if (content !== undefined && typeof content !== "string") {
     if (!Array.isArray(content)) return "message.content: expected a string or an array";
-    for (const [i, block] of content.entries()) {
+    for (let i = 0; i < content.length; i++) {
+      const block: unknown = content[i];
       if (!isJsonObject(block) || typeof block.type !== "string") {
         return `message.content.${i}: expected an object with a string "type"`;
       }
@@ -114,6 +120,7 @@ export function recordOf(entry: SessionEntry, line: number): EntryRecord {
     parentId: entry.parentId,
     type: entry.type,
     timestamp: entry.timestamp,
+    role: undefined,
     line,
     entry,
     raw: undefined,
@@ -214,7 +221,7 @@ export function parseSessionLog(
           parentId: parent === "null" ? null : parent.slice(1, -1),
           type: "message",
           timestamp,
-          ...(role ? { role } : {}),
+          role,
           line: lineNo,
           entry: undefined,
           raw: lines.raw(start, end),
