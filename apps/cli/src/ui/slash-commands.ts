@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { exportSessionToHtml, snapshotOfSession } from "@arbor/html-export";
 import { isEntryOfType } from "@arbor/session-store";
 import type { ChatController } from "./chat-controller.js";
@@ -79,16 +79,17 @@ function helpText(controller: ChatController): string {
   return lines.join("\n");
 }
 
-function rulesText(controller: ChatController): string {
+function rulesText(controller: ChatController, cwd: string): string {
   const { rules, warnings } = controller.rules;
   if (rules.length === 0 && warnings.length === 0) {
     return "No stream rules are loaded. Put rules in .arbor/rules/*.md (see the ttsr docs).";
   }
   const lines = rules.map((rule) => {
     const hits = controller.ruleHits.get(rule.name) ?? 0;
-    return `${rule.name}  ${hits} hit${hits === 1 ? "" : "s"}  ${rule.path || "(inline)"}  when ${rule.condition.join(" | ")}`;
+    return `${rule.name}  ${hits} hit${hits === 1 ? "" : "s"}  ${rule.path ? relative(cwd, rule.path) : "(inline)"}  when ${rule.condition.join(" | ")}`;
   });
-  for (const warning of warnings) lines.push(`skipped ${warning.file}: ${warning.reason}`);
+  for (const warning of warnings)
+    lines.push(`skipped ${relative(cwd, warning.file)}: ${warning.reason}`);
   return lines.join("\n");
 }
 
@@ -116,7 +117,7 @@ export async function runSlashCommand(
       case "sessions":
         return { view: "sessions" };
       case "rules":
-        controller.notify(rulesText(controller));
+        controller.notify(rulesText(controller, cwd));
         return {};
       case "title":
         if (args) {
