@@ -90,10 +90,9 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
       summary: "left 2 entries",
       details: { by: "tree" },
     });
-    expect(seen[1]?.event).toMatchObject({
-      type: "session_before_tree",
-      targetId: "e2",
-      oldLeafId: "e4",
+    expect(seen[1]).toMatchObject({
+      event: { type: "session_before_tree", targetId: "e2", oldLeafId: "e4" },
+      leafId: "e4",
     });
     expect(seen[2]).toMatchObject({
       event: { type: "session_tree", newLeafId: summaryId, oldLeafId: "e4", fromExtension: true },
@@ -268,6 +267,7 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
       "session_compact",
     ]);
     expect(seen[1]?.event).toMatchObject({ reason: "manual", customInstructions: "be short" });
+    expect(seen[1]?.stored).not.toContain("compaction");
     expect(seen[2]).toMatchObject({
       event: { type: "session_compact", entryId: compaction?.id, fromExtension: true },
       leafId: compaction?.id,
