@@ -5,6 +5,7 @@ import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
 import type { ContextGuardOptions } from "./context-guard.js";
 import type { OutputSchema } from "./final-report.js";
+import type { TelemetryOptions } from "./run-trace.js";
 import type { ModelTarget } from "./target-pool.js";
 import type { ToolOutputOptions } from "./tool-output/apply-tool-output-cap.js";
 import type { BranchSummarizer } from "./tree-navigation.js";
@@ -78,6 +79,11 @@ export interface AgentSessionOptions {
    * bigger window or forces the final turn, and tool outputs that would pass it are dropped.
    */
   contextGuard?: ContextGuardOptions;
+  /**
+   * OpenTelemetry spans for each prompt, turn, model attempt and tool call, through
+   * `@opentelemetry/api` when it is installed (no-op without a registered SDK).
+   */
+  telemetry?: TelemetryOptions;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

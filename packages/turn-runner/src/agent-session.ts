@@ -23,6 +23,7 @@ import {
   persistRejection,
   reviewAnswer,
 } from "./answer-review.js";
+import { attemptOutcome } from "./attempt-span.js";
 import {
   AgentCompaction,
   type AgentCompactionOutcome,
@@ -46,6 +47,7 @@ import { assistantMessage, streamAttempt } from "./model-attempt.js";
 import { checkPromptImages, userMessageContent } from "./prompt-input.js";
 import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
+import { RunTrace } from "./run-trace.js";
 import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
 import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
 import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
@@ -191,9 +193,11 @@ export class AgentSession {
       throw new TypeError("a prompt is already running; await its result or abort() it first");
     }
     const control = new RunControl();
+    const trace = new RunTrace(this.options.telemetry);
     this.control = control;
     const state: RunState = {
-      channel: new EventChannel<AgentEvent>(),
+      channel: new EventChannel<AgentEvent>((event) => trace.observe(event)),
+      trace,
       control,
       signal: control.signal,
       usage: { ...ZERO_USAGE },
@@ -205,6 +209,7 @@ export class AgentSession {
     };
     const result = this.run(text, state, images).finally(() => {
       state.channel.close();
+      state.trace.close();
       this.control = undefined;
       this.runResult = undefined;
     });
@@ -446,6 +451,10 @@ export class AgentSession {
     images?: readonly ImagePart[],
   ): Promise<AgentResult> {
     let turns = 0;
+    await state.trace.begin({
+      "arbor.session.id": this.session.id,
+      "arbor.session.file": this.session.location,
+    });
     const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
       const result: AgentResult = {
         success: reason === undefined,
@@ -556,6 +565,7 @@ export class AgentSession {
       if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
       if (await this.guardContext(turnIndex, target, state)) continue;
       const finalTurn = state.finalTurn !== undefined;
+      const attemptSpan = state.trace.startAttempt(turnIndex, target);
       const outcome = await streamAttempt(
         {
           turnIndex,
@@ -567,6 +577,7 @@ export class AgentSession {
         state,
       );
       accountUsage(state, target, outcome.usage);
+      attemptSpan.end(attemptOutcome(outcome));
 
       if (outcome.kind === "done") {
         this.pool.markServed(target);

@@ -7,8 +7,12 @@ export class EventChannel<T> implements AsyncIterable<T> {
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private closed = false;
 
+  /** @param observe sees every event as it is pushed (before any reader), e.g. for tracing */
+  constructor(private readonly observe?: (value: T) => void) {}
+
   push(value: T): void {
     if (this.closed) return;
+    this.observe?.(value);
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;

@@ -33,6 +33,7 @@ export {
 } from "./final-report.js";
 export { FINAL_TURN_CUSTOM_TYPE, type FinalTurnReason } from "./final-turn.js";
 export * from "./mcp/index.js";
+export type { TelemetryOptions, TracerProviderLike } from "./run-trace.js";
 export type { ModelTarget } from "./target-pool.js";
 export { STOPPED_TOOL_TEXT } from "./tool-execution.js";
 export * from "./tool-output/index.js";
@@ -43,3 +44,4 @@ export type {
   TreeNavigation,
 } from "./tree-navigation.js";
 export { TTSR_INTERRUPT_CUSTOM_TYPE } from "./ttsr-interrupt.js";
+export type { UsageRecord } from "./usage-record.js";

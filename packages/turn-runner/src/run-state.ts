@@ -5,6 +5,7 @@ import type { EventChannel } from "./event-channel.js";
 import type { FinalReport } from "./final-report.js";
 import type { FinalTurnReason } from "./final-turn.js";
 import type { RunControl } from "./run-control.js";
+import type { RunTrace } from "./run-trace.js";
 import type { ModelTarget } from "./target-pool.js";
 
 /** Usage with every counter at zero. */
@@ -21,6 +22,8 @@ export interface RunState {
   cost: number;
   /** The report the last accepted final answer delivered. */
   finalReport: FinalReport | undefined;
+  /** The OpenTelemetry spans of this run (no-ops without an SDK). */
+  trace: RunTrace;
   /** Set when a tool output was dropped for lack of context: the next turn is the final one. */
   contextExhausted: boolean;
   /** Set once the runner forced the final turn of this run, with why. */

@@ -87,9 +87,11 @@ export async function runToolCalls(
     const all = Promise.all(
       input.calls.map(async (call) => {
         const options = { signal: control.waitSignal, timeoutMs: input.timeoutMs };
+        const span = state.trace.startTool(call);
         const outcome: ToolCallOutcome & { details?: unknown } = input.extensions
           ? await input.extensions.runToolCall(call, options)
           : await runToolCall(input.tools.get(call.name), call, options);
+        span.end(outcome.isError ? { error: "tool_error" } : {});
         if (settled || control.waitSignal.aborted) return;
         const fitted = input.outputBudget ? input.outputBudget.fit(outcome) : outcome;
         await store(call, fitted.content, fitted.isError, outcome.details);
