@@ -144,10 +144,14 @@ export const promptActionSchema = z
  * before it runs, in this order: reload, navigate, fork, set the model, set the thinking level.
  */
 export const scenarioPromptSchema = z.union([
-  z.string().transform((text) => ({ text, reloadBefore: false, actions: [], images: [] })),
+  z
+    .string()
+    .transform((text) => ({ text, repeat: 1, reloadBefore: false, actions: [], images: [] })),
   z
     .object({
       text: z.string(),
+      /** Send the text this many times over, for prompts that must not fit a context window. */
+      repeat: z.number().int().positive().default(1),
       /** Close the session and reopen it from disk (a new AgentSession and TTSR manager) first. */
       reloadBefore: z.boolean().default(false),
       /** `navigateTree` to the entry at this index of the active path (negative: from the leaf). */

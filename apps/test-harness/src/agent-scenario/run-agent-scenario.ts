@@ -136,7 +136,10 @@ async function runPrompt(
   prompt: Prompt,
 ): Promise<{ result: AgentResult | undefined; events: string[] }> {
   const images = prompt.images.map((image) => ({ type: "image" as const, ...image }));
-  const run = agent.prompt(prompt.text, images.length > 0 ? images : undefined);
+  const run = agent.prompt(
+    prompt.text.repeat(prompt.repeat),
+    images.length > 0 ? images : undefined,
+  );
   const events: string[] = [];
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const counters = prompt.actions.map(() => 0);
