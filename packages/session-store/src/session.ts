@@ -322,29 +322,30 @@ export class Session extends SessionReader {
   private build<T extends { type: string }>(
     fields: T,
   ): T & { id: string; parentId: string | null; timestamp: string } {
-    const { type, ...rest } = fields;
-    return {
-      type,
+    // Assigning the fields over the head keeps `type` first (pi's key order) without
+    // copying them into an intermediate object.
+    const head = {
+      type: fields.type,
       id: this.newId(this.tree),
       parentId: this.tree.getLeafId(),
       timestamp: new Date(this.now()).toISOString(),
-      ...rest,
-    } as T & { id: string; parentId: string | null; timestamp: string };
+    };
+    return Object.assign(head, fields);
   }
 
   private append(fields: { type: string; [key: string]: unknown }): Promise<string> {
     this.assertWritable();
     const entry = this.build(fields) as SessionEntry;
     this.tree.add(recordOf(entry, 0));
-    const written = this.write(JSON.stringify(entry));
+    const written = this.write(JSON.stringify(entry), entry.id);
     this.indexKeeper?.touched();
-    return written.then(() => entry.id);
+    return written;
   }
 
   private async storePointer(targetId: string | null): Promise<void> {
     this.assertWritable();
     const pointer = { ...this.build({ type: "leaf", targetId }), parentId: targetId };
-    const written = this.write(JSON.stringify(pointer));
+    const written = this.write(JSON.stringify(pointer), undefined);
     this.indexKeeper?.touched();
     await written;
   }
@@ -359,19 +360,25 @@ export class Session extends SessionReader {
     }
   }
 
-  private write(line: string): Promise<void> {
+  /** Stores a line; resolves with `result` once stored. One promise per append. */
+  private write<R>(line: string, result: R): Promise<R> {
     // The storage is called synchronously, so appends reach it in call order.
-    const written = this.storage.append([line]).catch(async (error: unknown) => {
-      if (SessionStoreError.isInstance(error) && error.code === "file_deleted") {
-        // Recreate the file whole from memory: header and every entry, this one included.
-        await this.storage.replace(this.serializeAll());
-        return;
-      }
-      this.failure = error;
-      throw error;
-    });
+    const written = this.storage.append([line]).then(
+      () => result,
+      (error: unknown) => this.recoverWrite(error).then(() => result),
+    );
     this.lastWrite = written;
     return written;
+  }
+
+  private async recoverWrite(error: unknown): Promise<void> {
+    if (SessionStoreError.isInstance(error) && error.code === "file_deleted") {
+      // Recreate the file whole from memory: header and every entry, this one included.
+      await this.storage.replace(this.serializeAll());
+      return;
+    }
+    this.failure = error;
+    throw error;
   }
 
   /** Before the first append: sets a torn last line aside and completes an unfinished one. */

@@ -13,6 +13,9 @@ import { SessionStoreError } from "../errors.js";
 import { acquireFileLock } from "./file-lock.js";
 import type { Durability, SessionStorage } from "./session-storage.js";
 
+/** What an append without its own fsync resolves with: one settled promise, shared. */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /** How often, at most, an append checks that the file was not deleted under it. */
 const DELETION_CHECK_MS = 100;
 
@@ -83,7 +86,7 @@ export class FileSessionStorage implements SessionStorage {
     }
     if (this.durability === "always") return this.syncAfterWrite();
     if (this.durability === "batch") this.scheduleSync();
-    return Promise.resolve();
+    return WRITTEN;
   }
 
   /** Resolves after an fsync that started after this call: the running one may predate the write. */
