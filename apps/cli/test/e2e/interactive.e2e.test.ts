@@ -44,6 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  TmuxTerminal.shutdown();
   await server.close();
 });
 

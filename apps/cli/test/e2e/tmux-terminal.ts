@@ -1,9 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built binary the end-to-end tests run (turbo builds it before `test`). */
 export const ARBOR_BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+
+/** The private tmux server socket of this test process, removed by {@link TmuxTerminal.shutdown}. */
+const SOCKET = join(tmpdir(), `arbor-e2e-${process.pid}.sock`);
 
 /** Marks the line the shell prints when `arbor` exits: `__ARBOR_EXIT__<code>`. */
 export const EXIT_MARKER = "__ARBOR_EXIT__";
@@ -27,17 +32,23 @@ export interface TerminalOptions {
  * driven with `send-keys` and read with `capture-pane`.
  */
 export class TmuxTerminal {
-  private constructor(
-    private readonly socket: string,
-    private readonly name: string,
-  ) {}
+  private constructor(private readonly name: string) {}
+
+  /** Stops this process's tmux server and removes its socket. */
+  static shutdown(): void {
+    try {
+      execFileSync("tmux", ["-S", SOCKET, "kill-server"], { stdio: "ignore" });
+    } catch {
+      // no server was running
+    }
+    rmSync(SOCKET, { force: true });
+  }
 
   /** Starts `node dist/bin.js …` in a new tmux session. */
   static start(options: TerminalOptions): TmuxTerminal {
     if (!existsSync(ARBOR_BIN)) {
       throw new Error(`${ARBOR_BIN} is missing; run "pnpm --filter @arbor/cli build" first`);
     }
-    const socket = `arbor-e2e-${process.pid}`;
     const name = `t${Math.random().toString(36).slice(2, 10)}`;
     const env = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -53,9 +64,9 @@ export class TmuxTerminal {
       ...(options.args ?? []).map(shellQuote),
       `; echo ${EXIT_MARKER}$?; sleep 600`,
     ].join(" ");
-    execFileSync("tmux", [
-      "-L",
-      socket,
+    const args = [
+      "-S",
+      SOCKET,
       "new-session",
       "-d",
       "-s",
@@ -67,12 +78,23 @@ export class TmuxTerminal {
       "-c",
       options.cwd,
       command,
-    ]);
-    return new TmuxTerminal(socket, name);
+    ];
+    try {
+      execFileSync("tmux", args, { stdio: "pipe" });
+    } catch {
+      // The server of the previous test may still be exiting; a new one starts on retry.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      execFileSync("tmux", args, { stdio: "pipe" });
+    }
+    // Keep the server up between tests; shutdown() stops it.
+    execFileSync("tmux", ["-S", SOCKET, "set-option", "-g", "exit-empty", "off"], {
+      stdio: "ignore",
+    });
+    return new TmuxTerminal(name);
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+    return execFileSync("tmux", ["-S", SOCKET, ...args], { encoding: "utf8" });
   }
 
   /** Types text literally (no key names). */
