@@ -133,11 +133,17 @@ export const promptActionSchema = z
     onEvent: z.string().optional(),
     /** After this many milliseconds of wall time. */
     afterMs: z.number().int().nonnegative().optional(),
+    /** Once this many calls of the scenario's own tools have started (the tool is running). */
+    afterToolCalls: z.number().int().positive().optional(),
   })
   .strict()
-  .refine((value) => value.afterEvents !== undefined || value.afterMs !== undefined, {
-    message: "an action needs afterEvents or afterMs",
-  });
+  .refine(
+    (value) =>
+      value.afterEvents !== undefined ||
+      value.afterMs !== undefined ||
+      value.afterToolCalls !== undefined,
+    { message: "an action needs afterEvents, afterMs or afterToolCalls" },
+  );
 
 /**
  * One prompt of the scenario; a bare string is shorthand for `{ text }`. What is done

@@ -143,8 +143,18 @@ async function runPrompt(
   const events: string[] = [];
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const counters = prompt.actions.map(() => 0);
+  const unsubscribe: Array<() => void> = [];
+  const startedBefore = harness.tools.started.length;
   for (const action of prompt.actions) {
-    if (action.afterMs !== undefined && action.afterEvents === undefined) {
+    if (action.afterToolCalls !== undefined) {
+      const wanted = startedBefore + action.afterToolCalls;
+      unsubscribe.push(
+        harness.tools.onStart((started) => {
+          // Acted on after the tool's first await, so the tool is running when it happens.
+          if (started === wanted) setImmediate(() => act(agent, action, harness.failures));
+        }),
+      );
+    } else if (action.afterMs !== undefined && action.afterEvents === undefined) {
       timers.push(setTimeout(() => act(agent, action, harness.failures), action.afterMs));
     }
   }
@@ -169,6 +179,7 @@ async function runPrompt(
   } finally {
     clearTimeout(deadline);
     for (const timer of timers) clearTimeout(timer);
+    for (const stop of unsubscribe) stop();
   }
 }
 

@@ -11,10 +11,18 @@ export class ToolCallLog {
   /** The most calls running at the same moment. */
   maxConcurrent = 0;
   #running = 0;
+  readonly #startListeners = new Set<(started: number) => void>();
+
+  /** Calls `listener` with the number of calls started so far each time one starts. */
+  onStart(listener: (started: number) => void): () => void {
+    this.#startListeners.add(listener);
+    return () => this.#startListeners.delete(listener);
+  }
 
   /** Notes a call starting; returns the function that notes its end. */
   begin(call: string): () => void {
     this.started.push(call);
+    for (const listener of this.#startListeners) listener(this.started.length);
     this.#running++;
     this.maxConcurrent = Math.max(this.maxConcurrent, this.#running);
     let ended = false;

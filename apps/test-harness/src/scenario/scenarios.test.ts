@@ -109,7 +109,7 @@ describe("agent scenario format", () => {
         "agent.yaml",
       ),
     ).toThrow(
-      /agent\.yaml: not a valid scenario:[\s\S]*agent\.targets\.0\.provider[\s\S]*afterEvents or afterMs[\s\S]*expect\.tree/,
+      /agent\.yaml: not a valid scenario:[\s\S]*agent\.targets\.0\.provider[\s\S]*afterEvents, afterMs or afterToolCalls[\s\S]*expect\.tree/,
     );
   });
 
