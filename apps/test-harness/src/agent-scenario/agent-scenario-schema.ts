@@ -19,7 +19,7 @@ export const agentTargetSchema = z
     /** Overrides the catalogue's maximum output tokens. */
     maxOutputTokens: z.number().int().positive().optional(),
     /** Idle timeout of the real adapter; a stalled scripted `timeout` trips it. */
-    idleTimeoutMs: z.number().int().positive().default(400),
+    idleTimeoutMs: z.number().int().positive().default(2000),
     /** One scripted answer per call to this target, failures included. */
     turns: z.array(scriptedResponseSchema).default([]),
   })
