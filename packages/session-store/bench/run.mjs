@@ -86,10 +86,16 @@ if (selected.has("fixtures")) {
 
 if (selected.has("10k")) {
   const file = tenThousandMessageSession();
-  await openCase(
+  const result = await openCase(
     `open + context, 10,000 messages (${formatBytes(statSync(file).size)})`,
     [file],
-    7,
+    11,
+  );
+  target(
+    "10,000 messages open + context: Arbor ≥ 2× faster than pi",
+    "≥ 2×",
+    formatRatio(result.ratio),
+    result.ratio >= 2,
   );
 }
 
@@ -176,10 +182,10 @@ if (selected.has("memory")) {
 
 if (selected.has("appends")) {
   const count = 2000;
-  progress(`appends: ${count} per run, 3 runs per mode`);
-  const rows = await measureAppends({ root: scratch, count, runs: 3 });
+  progress(`appends: ${count} per run, 5 runs per mode`);
+  const rows = await measureAppends({ root: scratch, count, runs: 5 });
   const fmt = (n) => `${Math.round(n).toLocaleString("en-US")}/s`;
-  console.log(`\n### Appends of ${count} small messages (median of 3)\n`);
+  console.log(`\n### Appends of ${count} small messages (median of 5)\n`);
   console.log(
     markdownTable(
       ["side", "durability", "awaited one at a time", "fired, then awaited together"],
