@@ -17,6 +17,7 @@ export class SessionStoreError extends Error {
     super(message, options);
   }
 
+  /** Tells whether a value is a SessionStoreError, even one from another copy of this package. */
   static isInstance(error: unknown): error is SessionStoreError {
     return typeof error === "object" && error !== null && marker in error;
   }
@@ -39,6 +40,7 @@ export class SessionFileError extends SessionStoreError {
     );
   }
 
+  /** Tells whether a value is a SessionFileError, even one from another copy of this package. */
   static override isInstance(error: unknown): error is SessionFileError {
     return SessionStoreError.isInstance(error) && error.name === "SessionFileError";
   }
@@ -57,6 +59,7 @@ export class SessionLockedError extends SessionStoreError {
     );
   }
 
+  /** Tells whether a value is a SessionLockedError, even one from another copy of this package. */
   static override isInstance(error: unknown): error is SessionLockedError {
     return SessionStoreError.isInstance(error) && error.name === "SessionLockedError";
   }
@@ -69,6 +72,7 @@ export class EntryNotFoundError extends SessionStoreError {
     super("entry_not_found", `no entry with id "${entryId}" in this session`);
   }
 
+  /** Tells whether a value is a EntryNotFoundError, even one from another copy of this package. */
   static override isInstance(error: unknown): error is EntryNotFoundError {
     return SessionStoreError.isInstance(error) && error.name === "EntryNotFoundError";
   }
@@ -81,6 +85,7 @@ export class SessionReadOnlyError extends SessionStoreError {
     super("read_only", `this session cannot be written: ${reason}`);
   }
 
+  /** Tells whether a value is a SessionReadOnlyError, even one from another copy of this package. */
   static override isInstance(error: unknown): error is SessionReadOnlyError {
     return SessionStoreError.isInstance(error) && error.name === "SessionReadOnlyError";
   }

@@ -14,6 +14,7 @@ export const sessionHeaderSchema = z.looseObject({
   cwd: z.string().optional(),
   parentSession: z.string().optional(),
 });
+/** A session header, as {@link sessionHeaderSchema} accepts it. */
 export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
 
 /** The fields every v2+ entry carries: its id, its parent's id (null for a root) and when. */
@@ -23,10 +24,12 @@ export const entryBaseSchema = z.looseObject({
   parentId: z.string().nullable(),
   timestamp: z.string(),
 });
+/** What {@link entryBaseSchema} accepts (the type derived from the schema). */
 export type EntryBase = z.infer<typeof entryBaseSchema>;
 
 /** A block of message content: text, thinking, image, tool call, or anything a provider adds. */
 export const contentBlockSchema = z.looseObject({ type: z.string() });
+/** What {@link contentBlockSchema} accepts (the type derived from the schema). */
 export type ContentBlock = z.infer<typeof contentBlockSchema>;
 
 /**
@@ -38,27 +41,35 @@ export const agentMessageSchema = z.looseObject({
   content: z.union([z.string(), z.array(contentBlockSchema)]).optional(),
   timestamp: z.number().optional(),
 });
+/** What {@link agentMessageSchema} accepts (the type derived from the schema). */
 export type AgentMessage = z.infer<typeof agentMessageSchema>;
 
+/** A message of the conversation: user, assistant, tool result, or a role a plugin defines. */
 export const messageEntrySchema = entryBaseSchema.extend({
   type: z.literal("message"),
   message: agentMessageSchema,
 });
+/** What {@link messageEntrySchema} accepts (the type derived from the schema). */
 export type MessageEntry = z.infer<typeof messageEntrySchema>;
 
+/** The thinking level changed; it holds for the turns after it on the path. */
 export const thinkingLevelChangeEntrySchema = entryBaseSchema.extend({
   type: z.literal("thinking_level_change"),
   thinkingLevel: z.string(),
 });
+/** What {@link thinkingLevelChangeEntrySchema} accepts (the type derived from the schema). */
 export type ThinkingLevelChangeEntry = z.infer<typeof thinkingLevelChangeEntrySchema>;
 
+/** The model changed; it holds for the turns after it on the path. */
 export const modelChangeEntrySchema = entryBaseSchema.extend({
   type: z.literal("model_change"),
   provider: z.string(),
   modelId: z.string(),
 });
+/** What {@link modelChangeEntrySchema} accepts (the type derived from the schema). */
 export type ModelChangeEntry = z.infer<typeof modelChangeEntrySchema>;
 
+/** A compaction: `summary` stands for everything on the path before `firstKeptEntryId`. */
 export const compactionEntrySchema = entryBaseSchema.extend({
   type: z.literal("compaction"),
   summary: z.string(),
@@ -67,8 +78,10 @@ export const compactionEntrySchema = entryBaseSchema.extend({
   details: z.unknown().optional(),
   fromHook: z.boolean().optional(),
 });
+/** What {@link compactionEntrySchema} accepts (the type derived from the schema). */
 export type CompactionEntry = z.infer<typeof compactionEntrySchema>;
 
+/** A summary of the branch left at `fromId`, written when the leaf moved elsewhere. */
 export const branchSummaryEntrySchema = entryBaseSchema.extend({
   type: z.literal("branch_summary"),
   fromId: z.string(),
@@ -76,15 +89,19 @@ export const branchSummaryEntrySchema = entryBaseSchema.extend({
   details: z.unknown().optional(),
   fromHook: z.boolean().optional(),
 });
+/** What {@link branchSummaryEntrySchema} accepts (the type derived from the schema). */
 export type BranchSummaryEntry = z.infer<typeof branchSummaryEntrySchema>;
 
+/** Extension state: stored in the tree, never sent to the model. */
 export const customEntrySchema = entryBaseSchema.extend({
   type: z.literal("custom"),
   customType: z.string(),
   data: z.unknown().optional(),
 });
+/** What {@link customEntrySchema} accepts (the type derived from the schema). */
 export type CustomEntry = z.infer<typeof customEntrySchema>;
 
+/** An extension message that takes part in the model's context. */
 export const customMessageEntrySchema = entryBaseSchema.extend({
   type: z.literal("custom_message"),
   customType: z.string(),
@@ -92,6 +109,7 @@ export const customMessageEntrySchema = entryBaseSchema.extend({
   display: z.boolean(),
   details: z.unknown().optional(),
 });
+/** What {@link customMessageEntrySchema} accepts (the type derived from the schema). */
 export type CustomMessageEntry = z.infer<typeof customMessageEntrySchema>;
 
 /** Sets (or, with an absent or empty `label`, clears) the label of `targetId`. */
@@ -100,6 +118,7 @@ export const labelEntrySchema = entryBaseSchema.extend({
   targetId: z.string(),
   label: z.string().optional(),
 });
+/** What {@link labelEntrySchema} accepts (the type derived from the schema). */
 export type LabelEntry = z.infer<typeof labelEntrySchema>;
 
 /** Sets the session's display name (its title); an empty name clears it. */
@@ -107,6 +126,7 @@ export const sessionInfoEntrySchema = entryBaseSchema.extend({
   type: z.literal("session_info"),
   name: z.string().optional(),
 });
+/** What {@link sessionInfoEntrySchema} accepts (the type derived from the schema). */
 export type SessionInfoEntry = z.infer<typeof sessionInfoEntrySchema>;
 
 /**
@@ -121,6 +141,7 @@ export const injectedRuleSchema = z.looseObject({
   /** Session-wide sequence number of the interrupt; rules injected together share it. */
   interrupt: z.number().int().nonnegative(),
 });
+/** What {@link injectedRuleSchema} accepts (the type derived from the schema). */
 export type InjectedRule = z.infer<typeof injectedRuleSchema>;
 
 /** Arbor: stream rules were injected after an interrupt. */
@@ -128,6 +149,7 @@ export const ttsrInjectionEntrySchema = entryBaseSchema.extend({
   type: z.literal("ttsr_injection"),
   injectedRules: z.array(injectedRuleSchema).min(1),
 });
+/** What {@link ttsrInjectionEntrySchema} accepts (the type derived from the schema). */
 export type TtsrInjectionEntry = z.infer<typeof ttsrInjectionEntrySchema>;
 
 /**
@@ -139,6 +161,7 @@ export const leafEntrySchema = entryBaseSchema.extend({
   type: z.literal("leaf"),
   targetId: z.string().nullable(),
 });
+/** What {@link leafEntrySchema} accepts (the type derived from the schema). */
 export type LeafEntry = z.infer<typeof leafEntrySchema>;
 
 /** Every entry type this package knows, by `type`. */

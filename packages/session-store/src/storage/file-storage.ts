@@ -49,6 +49,7 @@ export class FileSessionStorage implements SessionStorage {
     this.batchIntervalMs = options.batchIntervalMs ?? 50;
   }
 
+  /** {@inheritDoc SessionStorage.read} */
   async read(): Promise<Uint8Array | undefined> {
     // Read synchronously: a session parses its bytes synchronously right after, which blocks
     // far longer than the read, so an asynchronous read buys no responsiveness. It only adds
@@ -63,12 +64,14 @@ export class FileSessionStorage implements SessionStorage {
     }
   }
 
+  /** {@inheritDoc SessionStorage.lock} */
   async lock(): Promise<void> {
     if (this.release) return;
     await mkdir(dirname(this.location), { recursive: true });
     this.release = await acquireFileLock(this.location);
   }
 
+  /** {@inheritDoc SessionStorage.append} */
   append(lines: readonly string[]): Promise<void> {
     if (lines.length === 0) return Promise.resolve();
     try {
@@ -125,6 +128,7 @@ export class FileSessionStorage implements SessionStorage {
     return this.fd as number;
   }
 
+  /** {@inheritDoc SessionStorage.replace} */
   async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
     await mkdir(dirname(this.location), { recursive: true });
     const temp = `${this.location}.tmp-${process.pid}-${Date.now()}`;
@@ -144,6 +148,7 @@ export class FileSessionStorage implements SessionStorage {
     await syncDirectory(dirname(this.location));
   }
 
+  /** {@inheritDoc SessionStorage.setAsideTail} */
   async setAsideTail(offset: number, length: number): Promise<string> {
     const bytes = await this.read();
     const sidecar = `${this.location}.torn-${Date.now()}`;
@@ -155,6 +160,7 @@ export class FileSessionStorage implements SessionStorage {
     return sidecar;
   }
 
+  /** {@inheritDoc SessionStorage.close} */
   async close(): Promise<void> {
     if (this.syncTimer) {
       clearTimeout(this.syncTimer);
@@ -166,6 +172,7 @@ export class FileSessionStorage implements SessionStorage {
     this.release = undefined;
   }
 
+  /** {@inheritDoc SessionStorage.delete} */
   async delete(): Promise<void> {
     await this.close();
     await rm(this.location, { force: true });

@@ -39,10 +39,12 @@ export class MemorySessionStorage implements SessionStorage {
     return cell;
   }
 
+  /** {@inheritDoc SessionStorage.read} */
   async read(): Promise<Uint8Array | undefined> {
     return this.cell.stored ? Buffer.from(this.cell.chunks.join(""), "utf8") : undefined;
   }
 
+  /** {@inheritDoc SessionStorage.lock} */
   async lock(): Promise<void> {
     if (this.holdsLock) return;
     if (this.cell.locked) throw new SessionLockedError(this.location, process.pid);
@@ -50,12 +52,14 @@ export class MemorySessionStorage implements SessionStorage {
     this.holdsLock = true;
   }
 
+  /** {@inheritDoc SessionStorage.append} */
   async append(lines: readonly string[]): Promise<void> {
     if (lines.length === 0) return;
     this.cell.chunks.push(`${lines.join("\n")}\n`);
     this.cell.stored = true;
   }
 
+  /** {@inheritDoc SessionStorage.replace} */
   async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
     const current = await this.read();
     if (backupSuffix && current) this.sideFiles.set(`${this.location}${backupSuffix}`, current);
@@ -63,6 +67,7 @@ export class MemorySessionStorage implements SessionStorage {
     this.cell.stored = true;
   }
 
+  /** {@inheritDoc SessionStorage.setAsideTail} */
   async setAsideTail(offset: number, length: number): Promise<string> {
     const bytes = Buffer.from(this.cell.chunks.join(""), "utf8");
     const name = `${this.location}.torn-${this.sideFiles.size}`;
@@ -71,11 +76,13 @@ export class MemorySessionStorage implements SessionStorage {
     return name;
   }
 
+  /** {@inheritDoc SessionStorage.close} */
   async close(): Promise<void> {
     if (this.holdsLock) this.cell.locked = false;
     this.holdsLock = false;
   }
 
+  /** {@inheritDoc SessionStorage.delete} */
   async delete(): Promise<void> {
     await this.close();
     cells.delete(this.location);

@@ -105,6 +105,7 @@ export class SessionTree {
     this.leafId = id;
   }
 
+  /** The header: the first line of the file. */
   getHeader(): SessionHeader {
     return this.header;
   }
@@ -119,10 +120,12 @@ export class SessionTree {
     return this.leafId;
   }
 
+  /** The entry at the leaf, or undefined before the first. */
   getLeafEntry(): SessionEntry | undefined {
     return this.leafId === null ? undefined : this.getEntry(this.leafId);
   }
 
+  /** The entry with this id (the later one when a file reuses an id). */
   getEntry(id: string): SessionEntry | undefined {
     const position = this.positions.get(id);
     return position === undefined ? undefined : this.entryAt(position);
@@ -150,6 +153,7 @@ export class SessionTree {
     return children ? children.map((child) => this.entryAt(child)) : [];
   }
 
+  /** The label set on an entry, if any. */
   getLabel(id: string): string | undefined {
     return this.labels.get(id)?.label;
   }
