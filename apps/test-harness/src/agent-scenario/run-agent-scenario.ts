@@ -229,7 +229,8 @@ async function observe(
       }
       await prepare(harness, agent, prompt);
       if (agent.session !== session) {
-        // A fork: the agent owns the new session and continues there.
+        // A fork: the agent owns the new session and continues there; ours is done.
+        await session.close();
         session = agent.session;
         path = session.location;
       }
