@@ -1,4 +1,5 @@
 import type { CustomMessageEntry } from "@arbor/session-store";
+import { TtsrManager } from "@arbor/ttsr";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addTool, drain, label, memorySession, messageOf, scripted } from "../test/factories.js";
@@ -68,6 +69,15 @@ describe("synthetic retries", () => {
         feedbackEntryId: feedback?.id,
       },
     ]);
+  });
+
+  it("does not count rejected answers as turns when stream rules are restored", async () => {
+    const session = await memorySession();
+    const model = scripted("alpha", [{ blocks: [] }, { blocks: [] }, "Finally."]);
+    await drain(new AgentSession({ targets: [{ model }], session }).prompt("Hi"));
+    const fresh = new TtsrManager();
+    new AgentSession({ targets: [{ model: scripted("alpha", []) }], session, ttsr: fresh });
+    expect(fresh.turn).toBe(1);
   });
 
   it("retries a final answer cut off at the output limit", async () => {

@@ -1,6 +1,7 @@
 import type { AgentMessage, Session } from "@arbor/session-store";
 import { isEntryOfType } from "@arbor/session-store";
 import { type ResolvedTtsrRule, renderInterrupt, type TtsrManager } from "@arbor/ttsr";
+import { ANSWER_FEEDBACK_CUSTOM_TYPE } from "./answer-review.js";
 import { type AttemptOutcome, assistantMessage } from "./model-attempt.js";
 import type { RunState } from "./run-state.js";
 import type { ModelTarget } from "./target-pool.js";
@@ -21,18 +22,28 @@ export interface RuleReminderContext {
 
 /**
  * Feeds a session's injection records into a fresh manager. Every turn that ended stored
- * exactly one answer that was not aborted, so counting those gives the current turn.
+ * exactly one accepted answer that was not aborted, so counting those gives the current
+ * turn; answers a synthetic retry rejected (named by their feedback entries) do not count.
  */
 export function restoreTtsr(ttsr: TtsrManager, session: Session): void {
   const records: unknown[] = [];
-  let turn = 0;
+  const rejected = new Set<string>();
+  const answers: string[] = [];
   for (const entry of session.getEntries()) {
     if (isEntryOfType(entry, "ttsr_injection")) records.push(...entry.injectedRules);
     else if (isEntryOfType(entry, "message")) {
       const { message } = entry;
-      if (message.role === "assistant" && message.stopReason !== "aborted") turn++;
+      if (message.role === "assistant" && message.stopReason !== "aborted") answers.push(entry.id);
+    } else if (
+      isEntryOfType(entry, "custom_message") &&
+      entry.customType === ANSWER_FEEDBACK_CUSTOM_TYPE
+    ) {
+      const rejectedEntryId = (entry.details as { rejectedEntryId?: unknown } | undefined)
+        ?.rejectedEntryId;
+      if (typeof rejectedEntryId === "string") rejected.add(rejectedEntryId);
     }
   }
+  const turn = answers.filter((id) => !rejected.has(id)).length;
   if (records.length > 0 || turn > 0) ttsr.restoreInjected(records, { turn });
 }
 
