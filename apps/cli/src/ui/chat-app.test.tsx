@@ -1,6 +1,10 @@
 import { ExtensionRunner } from "@arbor/extensions-api";
 import type { Model } from "@arbor/providers";
-import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
+import {
+  SCRIPTED_MODEL_INFO,
+  ScriptedModel,
+  type ScriptedResponseInput,
+} from "@arbor/providers/test";
 import {
   isEntryOfType,
   MemorySessionStorage,
@@ -34,7 +38,10 @@ async function setup(
 ) {
   const session = await Session.open(new MemorySessionStorage(), { create: true, cwd: "/project" });
   const model = new ScriptedModel({ responses });
-  const other = new ScriptedModel({ responses: ["from the other model"] });
+  const other = new ScriptedModel({
+    responses: ["from the other model"],
+    info: { ...SCRIPTED_MODEL_INFO, id: "other-model" },
+  });
   const controller = new ChatController({
     session,
     models: { initial: model, select: (spec): Model => (spec === "other" ? other : model) },
@@ -161,7 +168,8 @@ describe("ChatApp", () => {
     await send("/thinking loud");
     await waitForFrame('"loud" is not a thinking level');
     await send("/model other");
-    await waitForFrame("thinking high");
+    await waitForFrame("Model: arbor/other-model");
+    expect(session.getBranch().some((entry) => isEntryOfType(entry, "model_change"))).toBe(true);
     await send("/help");
     await waitForFrame("/compact [instructions]");
     expect(frame()).toContain("Esc aborts");

@@ -3,6 +3,7 @@ import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/provid
 import { estimateContextTokens, isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession, AgentTool } from "@arbor/turn-runner";
 import { createAgent, type ProjectRules } from "../agent/agent-factory.js";
+import { withReasoning } from "../agent/model-factory.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";
 
@@ -143,10 +144,11 @@ export class ChatController {
       ...base,
       ...change,
       title: this.session.getTitle(),
-      modelLabel: `${this.model.info.provider}/${this.model.info.id}`,
+      // The agent may follow a model chosen on the path (after /tree or /fork).
+      modelLabel: `${this.agent.model.info.provider}/${this.agent.model.info.id}`,
       thinking: this.thinking,
       contextTokens: estimateContextTokens(this.session.getBranch()),
-      contextWindow: this.model.info.contextWindow,
+      contextWindow: this.agent.model.info.contextWindow,
       sessionFile: this.session.location,
     } as ChatState;
   }
@@ -266,7 +268,7 @@ export class ChatController {
   }
 
   /** Switches to another session (already opened); the old one is closed. */
-  async switchSession(next: Session, reason: "resume" | "fork"): Promise<void> {
+  async switchSession(next: Session, reason: "resume"): Promise<void> {
     const old = this.session;
     await this.agent.extensions?.shutdown().catch(() => undefined);
     await this.agent.shutdown().catch(() => undefined);
@@ -277,25 +279,43 @@ export class ChatController {
     this.update({ items: transcriptFromSession(next), usage: { input: 0, output: 0 }, cost: 0 });
   }
 
-  /** Uses another model from the next request on, recorded as a `model_change` entry. */
+  /**
+   * Uses another model from the next request on. The agent records it as a `model_change`
+   * entry and tells extensions (`model_select`).
+   */
   async setModel(spec: string): Promise<void> {
     const model = this.options.models.select(spec);
+    await this.agent.setModel(withReasoning(model, () => this.thinking));
     this.model = model;
-    this.agent = this.buildAgent();
-    await this.session.appendModelChange(model.info.provider, model.info.id);
     this.update({});
   }
 
   /** Sets the reasoning level from the next request on, recorded in the session. */
   async setThinking(level: string): Promise<void> {
-    if (!(REASONING_LEVELS as readonly string[]).includes(level)) {
+    const known = REASONING_LEVELS.find((candidate) => candidate === level);
+    if (known === undefined) {
       throw new Error(
         `"${level}" is not a thinking level; use one of ${REASONING_LEVELS.join(", ")}`,
       );
     }
-    this.thinking = level as ReasoningLevel;
-    await this.session.appendThinkingLevelChange(level);
+    await this.agent.setThinkingLevel(known);
+    this.thinking = known;
     this.update({});
+  }
+
+  /**
+   * Copies the current path into a new session file and continues there; the agent moves
+   * to the fork (and tells extensions), the old session is closed.
+   */
+  async fork(): Promise<Session | undefined> {
+    const leaf = this.session.getLeafId();
+    if (leaf === null) return undefined;
+    const previous = this.session;
+    const forked = await this.agent.fork(leaf);
+    this.session = forked;
+    await previous.close();
+    this.update({ items: transcriptFromSession(forked) });
+    return forked;
   }
 
   /** Refreshes what is derived from the session (title, context) after a direct change. */

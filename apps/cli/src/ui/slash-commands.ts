@@ -142,14 +142,9 @@ export async function runSlashCommand(
         return {};
       }
       case "fork": {
-        const leaf = session.getLeafId();
-        if (leaf === null) {
-          controller.notify("Nothing to fork yet: send a message first.", "warning");
-          return {};
-        }
-        const forked = await session.fork(leaf);
-        await controller.switchSession(forked, "fork");
-        controller.notify(`Forked into a new session: ${forked.location}`);
+        const forked = await controller.fork();
+        if (!forked) controller.notify("Nothing to fork yet: send a message first.", "warning");
+        else controller.notify(`Forked into a new session: ${forked.location}`);
         return {};
       }
       case "compact":
