@@ -97,7 +97,7 @@ export async function runDemo(
     await runStep(agent, DEMO_STEPS.streamRule, say);
     if (firstAnswerId === null) throw new Error("the demo's first answer was not stored");
     say("3. A branch: back to the first answer, asking something else");
-    await session.branch(firstAnswerId);
+    await agent.navigateTree(firstAnswerId);
     await session.appendLabelChange(firstAnswerId, "before the log line");
     await runStep(agent, DEMO_STEPS.branch, say);
     say("4. A compaction: older turns become a summary, the newest stay verbatim");
