@@ -31,8 +31,11 @@ export class SessionTree {
   private readonly records: EntryRecord[] = [];
   /** The tree parent of each record: its parent id seen through leaf pointers. */
   private readonly parentIds: (string | null)[] = [];
-  /** The positions of each record's children in file order; undefined while it has none. */
-  private readonly childPositions: (number[] | undefined)[] = [];
+  /**
+   * The children of each record in file order: -1 while it has none, the position of its
+   * only child (most entries have one), or a list once it has more.
+   */
+  private readonly childPositions: (number | number[])[] = [];
   /** The position of the record an id names (the later one when an id is reused). */
   private readonly positions = new Map<string, number>();
   /** Children read before their parent, by the parent id they wait for. */
@@ -73,7 +76,7 @@ export class SessionTree {
       parentId = this.pointers.get(parentId) ?? null;
     this.records.push(record);
     this.parentIds.push(parentId);
-    this.childPositions.push(undefined);
+    this.childPositions.push(-1);
     this.positions.set(id, position);
     if (parentId !== null && parentId !== id) {
       const parent = this.positions.get(parentId);
@@ -149,8 +152,8 @@ export class SessionTree {
   /** The direct children of an entry, in file order. O(children). */
   getChildren(parentId: string): SessionEntry[] {
     const position = this.positions.get(parentId);
-    const children = position === undefined ? undefined : this.childPositions[position];
-    return children ? children.map((child) => this.entryAt(child)) : [];
+    if (position === undefined) return [];
+    return this.childrenOf(position).map((child) => this.entryAt(child));
   }
 
   /** The label set on an entry, if any. */
@@ -226,9 +229,7 @@ export class SessionTree {
     while (stack.length > 0) {
       const position = stack.pop() as number;
       const treeNode = treeNodes[position] as SessionTreeNode;
-      const children = this.childPositions[position];
-      if (!children) continue;
-      for (const child of this.sortByTime(children)) {
+      for (const child of this.sortByTime(this.childrenOf(position))) {
         if (treeNodes[child]) continue;
         treeNode.children.push(make(child));
         stack.push(child);
@@ -290,9 +291,15 @@ export class SessionTree {
   }
 
   private addChild(parent: number, child: number): void {
-    const children = this.childPositions[parent];
-    if (children) children.push(child);
-    else this.childPositions[parent] = [child];
+    const children = this.childPositions[parent] as number | number[];
+    if (typeof children !== "number") children.push(child);
+    else this.childPositions[parent] = children === -1 ? child : [children, child];
+  }
+
+  private childrenOf(position: number): number[] {
+    const children = this.childPositions[position] ?? -1;
+    if (typeof children !== "number") return children;
+    return children === -1 ? [] : [children];
   }
 
   private requirePosition(id: string): number {
