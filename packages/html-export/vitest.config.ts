@@ -6,5 +6,7 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A browser on a machine busy with the other packages' tests can take seconds to reflow.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
