@@ -36,14 +36,14 @@ import { AgentExtensions } from "./extensions/agent-extensions.js";
 import { navigateAgentTree } from "./extensions/agent-tree-navigation.js";
 import { extensionCompactionHooks } from "./extensions/compaction-hooks.js";
 import { ExtensionHooks } from "./extensions/extension-hooks.js";
-import { applyFailover, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+import { applyFailover, FAILOVER_CUSTOM_TYPE, type FailoverDecision } from "./failover-policy.js";
 import { FINAL_REPORT_TOOL_NAME, failedReport, ReportContract } from "./final-report.js";
 import {
   FINAL_TURN_CUSTOM_TYPE,
   type FinalTurnReason,
   finalTurnInstruction,
 } from "./final-turn.js";
-import { assistantMessage, streamAttempt } from "./model-attempt.js";
+import { type AttemptOutcome, assistantMessage, streamAttempt } from "./model-attempt.js";
 import { checkPromptImages, userMessageContent } from "./prompt-input.js";
 import { RunControl } from "./run-control.js";
 import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
@@ -550,7 +550,6 @@ export class AgentSession {
 
   /** Gets one answer for a turn, retrying and failing over as the errors say. */
   private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
-    const maxRetries = this.options.maxRetries ?? 3;
     let failures = 0;
     let rejections = 0;
     let overflowCompacted = false;
@@ -641,7 +640,24 @@ export class AgentSession {
 
       const { error } = outcome;
       if (error.kind === "context_overflow") {
-        // Compact once and retry the same turn; its user message and tool results stay.
+        // A target with a bigger window takes the same context without losing any of it.
+        const bigger = this.contextGuard.biggerWindow(target, this.pool.targets);
+        if (bigger) {
+          failures++;
+          this.pool.select(bigger.model);
+          const switched = { action: "next_target" as const, delayMs: 0 };
+          const failed = await this.recordFailedAttempt(
+            turnIndex,
+            failures,
+            target,
+            outcome,
+            switched,
+            state,
+          );
+          if (failed) return failed;
+          continue;
+        }
+        // Else compact once and retry the same turn; its user message and tool results stay.
         if (!overflowCompacted && this.compaction.settings.enabled) {
           overflowCompacted = true;
           await this.appendChain;
@@ -656,38 +672,65 @@ export class AgentSession {
         return { ok: false, reason: "context_overflow", message: error.message };
       }
       failures++;
-      const { action, delayMs } = applyFailover(this.pool, target, error, failures, this.options);
-      const next = this.pool.current();
-      await this.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
-        turn: turnIndex,
-        attempt: failures,
-        ...targetRef(target),
-        kind: error.kind,
-        message: error.message,
-        action,
-        delayMs,
-        next: next ? targetRef(next) : null,
-        usage: usageRecord(outcome.usage, target.model.info.pricing),
-      });
-      state.channel.push({
-        type: "retry",
+      const decision = applyFailover(this.pool, target, error, failures, this.options);
+      const failed = await this.recordFailedAttempt(
         turnIndex,
-        attempt: failures,
-        kind: error.kind,
-        message: error.message,
-        target: targetRef(target),
-        action,
-        delayMs,
-      });
-      if (this.pool.size === 0) {
-        return { ok: false, reason: "no_targets", message: `last error: ${error.message}` };
-      }
-      if (failures > maxRetries) {
-        return { ok: false, reason: "retries_exhausted", message: `last error: ${error.message}` };
-      }
-      if (delayMs > 0) await this.sleep(delayMs, state.control.waitSignal);
+        failures,
+        target,
+        outcome,
+        decision,
+        state,
+      );
+      if (failed) return failed;
+      if (decision.delayMs > 0) await this.sleep(decision.delayMs, state.control.waitSignal);
       if (state.control.ended) return { ok: false, reason: state.control.ended };
     }
+  }
+
+  /**
+   * Records a failed attempt that failover moved on from: an `arbor.failover` entry (which
+   * target failed and how, what failover did, the next target, the attempt's priced usage)
+   * and a `retry` event.
+   * @returns the failure when no target or no retry is left, else undefined (try again)
+   */
+  private async recordFailedAttempt(
+    turnIndex: number,
+    attempt: number,
+    target: ModelTarget,
+    outcome: Extract<AttemptOutcome, { kind: "error" }>,
+    decision: FailoverDecision,
+    state: RunState,
+  ): Promise<TurnAnswer | undefined> {
+    const { error } = outcome;
+    const next = this.pool.current();
+    await this.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
+      turn: turnIndex,
+      attempt,
+      ...targetRef(target),
+      kind: error.kind,
+      message: error.message,
+      action: decision.action,
+      delayMs: decision.delayMs,
+      next: next ? targetRef(next) : null,
+      usage: usageRecord(outcome.usage, target.model.info.pricing),
+    });
+    state.channel.push({
+      type: "retry",
+      turnIndex,
+      attempt,
+      kind: error.kind,
+      message: error.message,
+      target: targetRef(target),
+      action: decision.action,
+      delayMs: decision.delayMs,
+    });
+    if (this.pool.size === 0) {
+      return { ok: false, reason: "no_targets", message: `last error: ${error.message}` };
+    }
+    if (attempt > (this.options.maxRetries ?? 3)) {
+      return { ok: false, reason: "retries_exhausted", message: `last error: ${error.message}` };
+    }
+    return undefined;
   }
 
   /** The estimated prompt tokens of the next request to the current session path. */

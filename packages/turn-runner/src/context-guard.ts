@@ -133,6 +133,15 @@ export class ContextGuard {
     return { action: "force_final", estimate, limit };
   }
 
+  /**
+   * The first live target (in rotation order) whose prompt limit is bigger than that of
+   * `current`, where a request the provider found too long may still fit.
+   */
+  biggerWindow(current: ModelTarget, targets: readonly ModelTarget[]): ModelTarget | undefined {
+    const limit = this.limitFor(current.model);
+    return targets.find((target) => this.limitFor(target.model) > limit);
+  }
+
   /** The budget for the outputs of a turn's tools, from the context as it is now. */
   toolBudget(estimate: number, model: Model): ToolOutputBudget {
     return new ToolOutputBudget(

@@ -1,3 +1,9 @@
+import { modelInfoSchema } from "@arbor/providers";
+import {
+  SCRIPTED_MODEL_INFO,
+  ScriptedModel,
+  type ScriptedResponseInput,
+} from "@arbor/providers/test";
 import type { CustomEntry } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import {
@@ -228,5 +234,86 @@ describe("AgentSession: retries and failover", () => {
       provider: "alpha",
       content: [{ type: "text", text: "abcd" }],
     });
+  });
+});
+
+/** A scripted model with its own context window. */
+function windowed(provider: string, contextWindow: number, responses: ScriptedResponseInput[]) {
+  const info = modelInfoSchema.parse({
+    ...SCRIPTED_MODEL_INFO,
+    provider,
+    id: `${provider}-model`,
+    contextWindow,
+    maxOutputTokens: 500,
+  });
+  return new ScriptedModel({ responses, info });
+}
+
+describe("AgentSession: context_overflow", () => {
+  const overflow = { error: { kind: "context_overflow", message: "prompt is too long" } } as const;
+
+  it("moves to a target with a bigger window, recording the failed attempt", async () => {
+    const session = await memorySession();
+    const small = windowed("small", 8_000, [overflow]);
+    const same = windowed("same", 8_000, []);
+    const large = windowed("large", 64_000, ["Fits here.", "Still here."]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({
+      targets: [{ model: small }, { model: same }, { model: large }],
+      session,
+      sleep,
+    });
+
+    const { events, result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({ success: true, turns: 1 });
+    expect([small.requests.length, same.requests.length, large.requests.length]).toEqual([1, 0, 1]);
+    expect(waits).toEqual([]);
+    expect(shape(session).map(([, kind]) => kind)).toEqual([
+      "message:user",
+      "custom:arbor.failover",
+      "message:assistant",
+    ]);
+    expect(failovers(session.getEntries())).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        provider: "small",
+        kind: "context_overflow",
+        action: "next_target",
+        delayMs: 0,
+        next: { provider: "large", model: "large-model" },
+      }),
+    ]);
+    expect(events.filter((e) => e.type === "retry")).toMatchObject([
+      { kind: "context_overflow", action: "next_target", target: { provider: "small" } },
+    ]);
+    // The next prompt stays on the target that took the context.
+    expect(await agent.prompt("Again").result).toMatchObject({ success: true });
+    expect([small.requests.length, large.requests.length]).toEqual([1, 2]);
+  });
+
+  it("fails the run once the biggest window overflows too", async () => {
+    const session = await memorySession();
+    const small = windowed("small", 8_000, [overflow]);
+    const large = windowed("large", 64_000, [overflow]);
+    const agent = new AgentSession({
+      targets: [{ model: small }, { model: large }],
+      session,
+      compaction: { enabled: false },
+    });
+
+    const { events, result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({
+      success: false,
+      reason: "context_overflow",
+      message: "prompt is too long",
+      finalReport: { status: "failed", reason: "context_overflow" },
+    });
+    expect([small.requests.length, large.requests.length]).toEqual([1, 1]);
+    expect(failovers(session.getEntries())).toEqual([
+      expect.objectContaining({ provider: "small", action: "next_target" }),
+    ]);
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
 });
