@@ -1,6 +1,7 @@
 import { imagePartSchema, REASONING_LEVELS, usageSchema } from "@arbor/providers";
 import { scriptedResponseSchema } from "@arbor/providers/test";
 import { z } from "zod";
+import { expectedExtensionsSchema, scenarioExtensionsSchema } from "./scenario-extensions.js";
 
 /** The format version of agent scenarios (adapter-only scenarios are version 1). */
 export const AGENT_SCENARIO_VERSION = 2;
@@ -118,6 +119,12 @@ export const agentConfigSchema = z
     waits: z.enum(["virtual", "real"]).default("virtual"),
     /** `model`: `navigateTree` summaries are written by the serving model (`summarizeBranchWithModel`). */
     branchSummaries: z.enum(["none", "model"]).default("none"),
+    /**
+     * Extensions loaded into an `ExtensionRunner` (a recorder first, see
+     * `scenario-extensions.ts`); the harness emits `session_start` (`startup`, `resume` after a
+     * reload) and the agent's shutdown emits `session_shutdown`.
+     */
+    extensions: scenarioExtensionsSchema.optional(),
     /** Further `AgentSession` options passed through verbatim (JSON values only). */
     options: z.record(z.string(), z.unknown()).default({}),
   })
@@ -147,7 +154,8 @@ export const promptActionSchema = z
 
 /**
  * One prompt of the scenario; a bare string is shorthand for `{ text }`. What is done
- * before it runs, in this order: reload, navigate, fork, set the model, set the thinking level.
+ * before it runs, in this order: reload, navigate, fork, set the model, set the thinking level,
+ * compact, run an extension command.
  */
 export const scenarioPromptSchema = z.union([
   z
@@ -170,6 +178,16 @@ export const scenarioPromptSchema = z.union([
       /** `setModel` to the model of the target at this index. */
       setModel: z.number().int().nonnegative().optional(),
       setThinkingLevel: z.enum(REASONING_LEVELS).optional(),
+      /** `compact(instructions)` (a manual compaction) before the prompt. */
+      compact: z
+        .object({ instructions: z.string().min(1).optional() })
+        .strict()
+        .optional(),
+      /** Runs an extension's `/command` (`agent.extensions.runCommand`) before the prompt. */
+      command: z
+        .object({ name: z.string().min(1), args: z.string().default("") })
+        .strict()
+        .optional(),
       /** Images sent with the prompt. */
       images: z.array(imagePartSchema.omit({ type: true })).default([]),
       actions: z.array(promptActionSchema).default([]),
@@ -224,6 +242,8 @@ export const expectedTreeSchema = z
     lastAnswerContains: z.array(z.string()).optional(),
     /** Substrings expected in the tool results on the path, in order. */
     toolResultsContain: z.array(z.string()).optional(),
+    /** The session's title (`getTitle()`) after the last prompt. */
+    title: z.string().optional(),
   })
   .strict();
 
@@ -243,6 +263,10 @@ export const expectedRequestSchema = z
     images: z.number().int().nonnegative().optional(),
     /** A substring of the last message's text. */
     lastMessageContains: z.string().optional(),
+    /** A substring of the request's system prompt. */
+    systemContains: z.string().optional(),
+    /** Substrings each found in the text of some message of the request. */
+    messagesContain: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -279,6 +303,8 @@ export const agentExpectSchema = z
     throws: z.string().min(1).optional(),
     /** The whole scenario finishes within this many ms of wall time. */
     maxDurationMs: z.number().positive().optional(),
+    /** What the extensions saw and did (needs `agent.extensions`). */
+    extensions: expectedExtensionsSchema.optional(),
   })
   .strict();
 

@@ -6,6 +6,7 @@ import type {
   ExpectedTree,
 } from "./agent-scenario-schema.js";
 import type { AgentObservation } from "./run-agent-scenario.js";
+import { checkExtensionExpectations } from "./scenario-extensions.js";
 import type { TreeSummary } from "./tree-summary.js";
 
 type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
@@ -95,6 +96,7 @@ function checkTree(
         `tree.lastAnswer: expected to contain ${JSON.stringify(piece)}, got ${JSON.stringify(tree.lastAnswer)}`,
       );
   }
+  if (expected.title !== undefined) mismatch("tree.title", expected.title, tree.title);
   if (expected.toolResultsContain !== undefined) {
     const ok =
       tree.toolResults.length === expected.toolResultsContain.length &&
@@ -153,6 +155,21 @@ function checkRequest(
         `${what}.lastMessage: expected to contain ${JSON.stringify(expected.lastMessageContains)}, got ${JSON.stringify(text)}`,
       );
   }
+  const texts = request.messages.map((message) =>
+    typeof message.content === "string"
+      ? message.content
+      : message.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
+  );
+  for (const piece of expected.messagesContain ?? []) {
+    if (!texts.some((text) => text.includes(piece)))
+      failures.push(
+        `${what}.messages: expected one to contain ${JSON.stringify(piece)}, got ${JSON.stringify(texts)}`,
+      );
+  }
+  if (expected.systemContains !== undefined && !request.system?.includes(expected.systemContains))
+    failures.push(
+      `${what}.system: expected to contain ${JSON.stringify(expected.systemContains)}, got ${JSON.stringify(request.system)}`,
+    );
 }
 
 /** Compares what an agent scenario observed with its `expect`; returns one line per mismatch. */
@@ -203,6 +220,11 @@ export function checkAgentExpectations(
   }
   for (const request of expect.requests ?? []) checkRequest(request, observed, mismatch, failures);
   if (expect.waits !== undefined) mismatch("waits", expect.waits, observed.waits);
+  if (expect.extensions !== undefined) {
+    if (observed.extensions === undefined)
+      failures.push("extensions: expected, but the scenario loads none (agent.extensions)");
+    else failures.push(...checkExtensionExpectations(expect.extensions, observed.extensions));
+  }
   if (expect.maxDurationMs !== undefined && observed.durationMs > expect.maxDurationMs) {
     failures.push(
       `duration: expected at most ${expect.maxDurationMs} ms, took ${observed.durationMs.toFixed(0)} ms`,

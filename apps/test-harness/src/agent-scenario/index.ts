@@ -16,6 +16,19 @@ export {
 } from "./agent-scenario-schema.js";
 export { checkAgentExpectations } from "./check-agent-expectations.js";
 export { type AgentObservation, runAgentScenario } from "./run-agent-scenario.js";
+export {
+  checkExtensionExpectations,
+  type ExpectedExtensions,
+  ExtensionLog,
+  expectedExtensionsSchema,
+  extensionEventLabel,
+  extensionFixturePath,
+  loadScenarioExtensions,
+  RECORDER_EXTENSION_NAME,
+  type RecordedExtensionEvent,
+  type ScenarioExtensions,
+  scenarioExtensionsSchema,
+} from "./scenario-extensions.js";
 export { connectScenarioMcpServers, scriptedMcpServerPath } from "./scenario-mcp.js";
 export { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
 export { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";

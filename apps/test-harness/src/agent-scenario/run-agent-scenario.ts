@@ -15,6 +15,7 @@ import {
 import type { ScenarioResult } from "../scenario/run-scenario.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";
 import { checkAgentExpectations } from "./check-agent-expectations.js";
+import { ExtensionLog, loadScenarioExtensions } from "./scenario-extensions.js";
 import { connectScenarioMcpServers } from "./scenario-mcp.js";
 import { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
 import { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
@@ -36,6 +37,8 @@ export interface AgentObservation {
   /** The tree as reopened from the session file after the last prompt. */
   tree: TreeSummary;
   durationMs: number;
+  /** What the extensions saw and did, when the scenario loads extensions. */
+  extensions?: ExtensionLog;
 }
 
 type Action = AgentScenario["prompts"][number]["actions"][number];
@@ -48,6 +51,10 @@ interface Harness {
   mcpTools: AgentTool[];
   waits: number[];
   failures: string[];
+  /** Where the extensions' events go, when the scenario loads extensions. */
+  extensions: ExtensionLog | undefined;
+  /** The scenario's temporary directory (the extensions' project directory). */
+  dir: string;
 }
 
 function sleepSeam(harness: Harness) {
@@ -67,7 +74,30 @@ function sleepSeam(harness: Harness) {
   };
 }
 
-function createAgent(harness: Harness, session: Session): AgentSession {
+/**
+ * Makes the agent of a session; with extensions, loads a new runner for it and emits
+ * `session_start` (`startup`, or `resume` after a reload).
+ */
+async function createAgent(
+  harness: Harness,
+  session: Session,
+  reason: "startup" | "resume",
+): Promise<AgentSession> {
+  const config = harness.scenario.agent.extensions;
+  if (!config || !harness.extensions) return buildAgent(harness, session);
+  const runner = await loadScenarioExtensions(config, harness.extensions, harness.dir);
+  const agent = buildAgent(harness, session, runner);
+  await agent.extensions?.start(reason);
+  // A run a session_start handler started (sendUserMessage, triggerTurn) ends first.
+  await agent.extensions?.idle();
+  return agent;
+}
+
+function buildAgent(
+  harness: Harness,
+  session: Session,
+  extensions?: AgentSessionOptions["extensions"],
+): AgentSession {
   const { agent } = harness.scenario;
   let ttsr: TtsrManager | undefined;
   if (agent.rules.length > 0) {
@@ -83,6 +113,7 @@ function createAgent(harness: Harness, session: Session): AgentSession {
     ...(ttsr ? { ttsr, projectRoot: "/" } : {}),
     ...agent.limits,
     ...(agent.branchSummaries === "model" ? { summarizeBranch: summarizeBranchWithModel } : {}),
+    ...(extensions ? { extensions } : {}),
     sleep: sleepSeam(harness),
   };
   return new AgentSession(options);
@@ -127,6 +158,18 @@ async function prepare(harness: Harness, agent: AgentSession, prompt: Prompt): P
   }
   if ("setThinkingLevel" in prompt && prompt.setThinkingLevel !== undefined) {
     await agent.setThinkingLevel(prompt.setThinkingLevel);
+  }
+  if ("compact" in prompt && prompt.compact !== undefined) {
+    const outcome = await agent.compact(prompt.compact.instructions);
+    if (outcome.status === "failed")
+      harness.failures.push(`compact() failed: ${String(outcome.error)}`);
+  }
+  if ("command" in prompt && prompt.command !== undefined) {
+    if (!agent.extensions) throw new Error("command: the scenario loads no extensions");
+    const outcome = await agent.extensions.runCommand(prompt.command.name, prompt.command.args);
+    harness.extensions?.commands.push(outcome);
+    // A command may start a run (sendUserMessage, triggerTurn); let it end first.
+    await agent.extensions.idle();
   }
 }
 
@@ -214,18 +257,20 @@ async function observe(
     mcpTools: mcp?.tools ?? [],
     waits: [],
     failures,
+    extensions: scenario.agent.extensions ? new ExtensionLog() : undefined,
+    dir,
   };
   const results: AgentResult[] = [];
   const events: string[][] = [];
   let session = await openSessionFile(path, { create: true, cwd: "/", durability: "never" });
   try {
-    let agent = createAgent(harness, session);
+    let agent = await createAgent(harness, session, "startup");
     for (const prompt of scenario.prompts) {
       if (prompt.reloadBefore) {
         await release(agent, failures);
         await session.close();
         session = await openSessionFile(path, { durability: "never" });
-        agent = createAgent(harness, session);
+        agent = await createAgent(harness, session, "resume");
       }
       await prepare(harness, agent, prompt);
       if (agent.session !== session) {
@@ -255,6 +300,7 @@ async function observe(
       waits: harness.waits,
       tree,
       durationMs: performance.now() - started,
+      ...(harness.extensions ? { extensions: harness.extensions } : {}),
     };
   } finally {
     await session.close().catch(() => undefined);

@@ -15,6 +15,8 @@ export interface TreeSummary {
   lastAnswer: string;
   /** Text of each tool result on the path, in order. */
   toolResults: string[];
+  /** The session's title: set, or made from the first user message. */
+  title: string | undefined;
 }
 
 interface LooseMessage {
@@ -85,5 +87,6 @@ export function summarizeTree(session: Session): TreeSummary {
     toolResults: messages
       .filter((message) => message.role === "toolResult")
       .map((message) => textOf(message.content)),
+    title: session.getTitle(),
   };
 }
