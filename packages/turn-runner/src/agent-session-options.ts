@@ -1,9 +1,11 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
+import type { ModelErrorEvent } from "@arbor/providers";
 import type { Session, TitleGenerator } from "@arbor/session-store";
 import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
 import type { ContextGuardOptions } from "./context-guard.js";
+import type { ModelErrorHandling } from "./failover-policy.js";
 import type { OutputSchema } from "./final-report.js";
 import type { TelemetryOptions } from "./run-trace.js";
 import type { ModelTarget } from "./target-pool.js";
@@ -55,6 +57,12 @@ export interface AgentSessionOptions {
   retryDelayMs?: number;
   /** Upper bound of any wait, including a provider's `retryAfterMs`. Default 60 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Whether a `model_error` is retried after a backoff (`retry`) or its target skipped at
+   * once for the next one (`skip`). Default `classifyModelError`: errors without a status
+   * and 500, 502-504 and 520+ are retried, other statuses skipped.
+   */
+  classifyModelError?: (error: ModelErrorEvent) => ModelErrorHandling;
   maxOutputTokens?: number;
   temperature?: number;
   /**

@@ -1,4 +1,4 @@
-import { modelInfoSchema } from "@arbor/providers";
+import { type Model, type ModelEvent, modelInfoSchema } from "@arbor/providers";
 import {
   SCRIPTED_MODEL_INFO,
   ScriptedModel,
@@ -15,7 +15,7 @@ import {
   shape,
 } from "../test/factories.js";
 import { AgentSession } from "./agent-session.js";
-import { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+import { classifyModelError, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
 
 const failovers = (entries: ReturnType<Awaited<ReturnType<typeof memorySession>>["getEntries"]>) =>
   entries
@@ -315,5 +315,80 @@ describe("AgentSession: context_overflow", () => {
       expect.objectContaining({ provider: "small", action: "next_target" }),
     ]);
     expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
+  });
+});
+
+/** A model whose every call fails with a model_error carrying this HTTP status. */
+function failingWithStatus(provider: string, status: number): Model & { calls: number } {
+  const info = modelInfoSchema.parse({ ...SCRIPTED_MODEL_INFO, provider, id: `${provider}-model` });
+  const model = {
+    info,
+    calls: 0,
+    async *stream(): AsyncIterable<ModelEvent> {
+      model.calls++;
+      yield { type: "error", kind: "model_error", message: `status ${status}`, status };
+    },
+  };
+  return model;
+}
+
+describe("AgentSession: model_error, retried or skipped as classified", () => {
+  it("classifies transient server failures as retry and the others as skip", () => {
+    const error = (status?: number) => ({
+      type: "error" as const,
+      kind: "model_error" as const,
+      message: "x",
+      ...(status === undefined ? {} : { status }),
+    });
+    expect([undefined, 500, 502, 503, 504, 529].map((s) => classifyModelError(error(s)))).toEqual(
+      Array(6).fill("retry"),
+    );
+    expect([501, 505, 511].map((s) => classifyModelError(error(s)))).toEqual(Array(3).fill("skip"));
+  });
+
+  it("skips a target whose model_error will not pass, without waiting", async () => {
+    const session = await memorySession();
+    const broken = failingWithStatus("alpha", 501);
+    const b = scripted("beta", ["from beta"]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({ targets: [{ model: broken }, { model: b }], session, sleep });
+
+    const { result } = await drain(agent.prompt("Hi"));
+
+    expect(result).toMatchObject({ success: true, turns: 1 });
+    expect(waits).toEqual([]);
+    expect(failovers(session.getEntries())).toEqual([
+      expect.objectContaining({
+        provider: "alpha",
+        kind: "model_error",
+        action: "next_target",
+        delayMs: 0,
+        next: { provider: "beta", model: "beta-model" },
+      }),
+    ]);
+  });
+
+  it("retries an overloaded target after a backoff, and honours a caller's classification", async () => {
+    const overloaded = failingWithStatus("alpha", 529);
+    const b = scripted("beta", ["from beta", "again from beta"]);
+    const { waits, sleep } = recordingSleep();
+    const agent = new AgentSession({
+      targets: [{ model: overloaded }, { model: b }],
+      session: await memorySession(),
+      sleep,
+      retryDelayMs: 100,
+    });
+    await drain(agent.prompt("Hi"));
+    expect(waits).toEqual([100]);
+
+    const custom = new AgentSession({
+      targets: [{ model: failingWithStatus("gamma", 529) }, { model: b }],
+      session: await memorySession(),
+      sleep,
+      classifyModelError: () => "skip",
+    });
+    const { result } = await drain(custom.prompt("Hi"));
+    expect(result).toMatchObject({ success: true });
+    expect(waits).toEqual([100]);
   });
 });

@@ -24,7 +24,11 @@ export { CONTEXT_GUARD_CUSTOM_TYPE, type ContextGuardOptions } from "./context-g
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
 export * from "./extensions/index.js";
-export { FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
+export {
+  classifyModelError,
+  FAILOVER_CUSTOM_TYPE,
+  type ModelErrorHandling,
+} from "./failover-policy.js";
 export {
   FINAL_REPORT_TOOL_NAME,
   type FinalReport,
