@@ -165,6 +165,39 @@ describe("AgentSession context guard", () => {
     expect(guardEntries(session)).toMatchObject([{ turn: 1, action: "force_final" }]);
   });
 
+  it("counts with a real tokenizer when one is given, chars/4 otherwise", async () => {
+    const prompt = "abcd".repeat(600); // 2,400 characters: 600 tokens at chars/4
+    const perCharacter = (text: string) => text.length;
+    const served: string[] = [];
+    for (const countTokens of [undefined, perCharacter]) {
+      const session = await memorySession();
+      const agent = new AgentSession({
+        targets: [
+          { model: windowed("small", 3_000, ["From small."]) },
+          { model: windowed("large", 60_000, ["From large."]) },
+        ],
+        session,
+        contextGuard: { ...guard, ...(countTokens ? { countTokens } : {}) },
+      });
+      const { result } = await drain(agent.prompt(prompt));
+      expect(result).toMatchObject({ success: true });
+      served.push(String(messageOf(session, session.getLeafId() as string).provider));
+      if (countTokens) {
+        expect(guardEntries(session)).toMatchObject([
+          { action: "switch_target", estimate: expect.any(Number), to: { provider: "large" } },
+        ]);
+        expect((guardEntries(session)[0] as { estimate: number }).estimate).toBe(2_400);
+      } else {
+        expect(guardEntries(session)).toEqual([]);
+      }
+    }
+    expect(served).toEqual(["small", "large"]);
+    // Tool outputs are counted with the same tokenizer.
+    const output = { content: [{ type: "text" as const, text: "x".repeat(150) }], isError: false };
+    expect(new ToolOutputBudget(100).fit(output).isError).toBe(false);
+    expect(new ToolOutputBudget(100, perCharacter).fit(output).isError).toBe(true);
+  });
+
   it("drops a tool output that would pass the limit and makes the next turn final", async () => {
     const session = await memorySession();
     const model = windowed("small", 3_000, [

@@ -1,6 +1,7 @@
 import type { ImagePart, Model, TextPart, ToolDefinition } from "@arbor/providers";
-import { estimateSessionTokens, type Session } from "@arbor/session-store";
+import type { Session } from "@arbor/session-store";
 import { contextLimit, estimateTokens } from "./context-limit.js";
+import { countPartTokens, countSessionTokens, type TokenCounter } from "./context-tokens.js";
 import type { ModelTarget } from "./target-pool.js";
 
 /** The `customType` of the entry recording what the context guard did before a request. */
@@ -12,6 +13,12 @@ export interface ContextGuardOptions {
   enabled?: boolean;
   /** Tokens kept free as a margin for estimation error. Default 1,024 (at most 5% of the window). */
   bufferTokens?: number;
+  /**
+   * A real tokenizer for the agent's models: what came after the last answer with
+   * provider usage, the system prompt, the tool definitions and tool outputs are counted
+   * with it. Without one, four characters count as a token.
+   */
+  countTokens?: TokenCounter;
 }
 
 /** What the guard decided before a request. */
@@ -19,17 +26,6 @@ export type ContextVerdict =
   | { action: "send"; estimate: number; limit: number }
   | { action: "switch_target"; estimate: number; limit: number; target: ModelTarget }
   | { action: "force_final"; estimate: number; limit: number };
-
-/** Tokens an image is assumed to take, without a tokenizer for it. */
-const IMAGE_TOKENS = 1_200;
-
-/** The estimated tokens of tool output parts. */
-export function estimatePartTokens(parts: ReadonlyArray<TextPart | ImagePart>): number {
-  let tokens = 0;
-  for (const part of parts)
-    tokens += part.type === "text" ? estimateTokens(part.text) : IMAGE_TOKENS;
-  return tokens;
-}
 
 /**
  * The budget a turn's tool outputs share. Reserving is synchronous (check and subtract in
@@ -39,7 +35,10 @@ export class ToolOutputBudget {
   private remaining: number;
   private dropped = false;
 
-  constructor(remaining: number) {
+  constructor(
+    remaining: number,
+    private readonly countTokens: TokenCounter = estimateTokens,
+  ) {
     this.remaining = Math.max(0, remaining);
   }
 
@@ -58,7 +57,7 @@ export class ToolOutputBudget {
    * it was dropped when it does not fit in what is left.
    */
   fit<T extends { content: Array<TextPart | ImagePart>; isError: boolean }>(outcome: T): T {
-    const tokens = estimatePartTokens(outcome.content);
+    const tokens = countPartTokens(outcome.content, this.countTokens);
     if (tokens <= this.remaining) {
       this.remaining -= tokens;
       return outcome;
@@ -73,13 +72,14 @@ export class ToolOutputBudget {
 
 /**
  * Keeps requests inside the model's context window: before each request it estimates the
- * prompt (the provider's usage of the last answer plus a chars/4 estimate of what came
- * after, the system prompt and the tool definitions) against
+ * prompt (the provider's usage of the last answer plus what came after, the system prompt
+ * and the tool definitions, counted with the `countTokens` tokenizer or at chars/4) against
  * `contextWindow − buffer − maxOutput`.
  */
 export class ContextGuard {
   readonly enabled: boolean;
   private readonly bufferTokens: number | undefined;
+  private readonly countTokens: TokenCounter | undefined;
 
   constructor(
     options: ContextGuardOptions,
@@ -87,6 +87,7 @@ export class ContextGuard {
   ) {
     this.enabled = options.enabled ?? true;
     this.bufferTokens = options.bufferTokens;
+    this.countTokens = options.countTokens;
   }
 
   /**
@@ -108,10 +109,11 @@ export class ContextGuard {
 
   /** The estimated prompt tokens of the next request. */
   estimate(session: Session, system: string | undefined, tools: readonly ToolDefinition[]): number {
+    const count = this.countTokens ?? estimateTokens;
     const fixed =
-      (system === undefined ? 0 : estimateTokens(system)) +
-      (tools.length === 0 ? 0 : estimateTokens(JSON.stringify(tools)));
-    return estimateSessionTokens(session) + fixed;
+      (system === undefined ? 0 : count(system)) +
+      (tools.length === 0 ? 0 : count(JSON.stringify(tools)));
+    return countSessionTokens(session, this.countTokens) + fixed;
   }
 
   /**
@@ -146,6 +148,7 @@ export class ContextGuard {
   toolBudget(estimate: number, model: Model): ToolOutputBudget {
     return new ToolOutputBudget(
       this.enabled ? this.limitFor(model) - estimate : Number.POSITIVE_INFINITY,
+      this.countTokens,
     );
   }
 }
