@@ -61,10 +61,21 @@ function assistantParts(message: AgentMessage): AssistantMessage["content"] {
   return parts;
 }
 
+/**
+ * The sentence before a compaction summary. Summaries travel as user messages (every
+ * provider accepts those), so the model must be told they are context, not a request.
+ */
+export const COMPACTION_SUMMARY_LEAD =
+  "This is a summary of the conversation before this point; the older messages were compacted into it. It is context, not a request from the user: continue the conversation from it.";
+
+/** The sentence before a branch summary (see {@link COMPACTION_SUMMARY_LEAD}). */
+export const BRANCH_SUMMARY_LEAD =
+  "This is a summary of a branch of the conversation that the user left to continue from here. It is context, not a request from the user.";
+
 /** Frames text the model should read as context rather than as a request of the user. */
-const framed = (title: string, body: string): ModelMessage => ({
+const framed = (lead: string, title: string, body: string): ModelMessage => ({
   role: "user",
-  content: `<${title}>\n${body}\n</${title}>`,
+  content: `${lead}\n\n<${title}>\n${body}\n</${title}>`,
 });
 
 /**
@@ -128,10 +139,10 @@ export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage
         break;
       }
       case "compactionSummary":
-        out.push(framed("summary", String(message.summary ?? "")));
+        out.push(framed(COMPACTION_SUMMARY_LEAD, "summary", String(message.summary ?? "")));
         break;
       case "branchSummary":
-        out.push(framed("branch-summary", String(message.summary ?? "")));
+        out.push(framed(BRANCH_SUMMARY_LEAD, "branch-summary", String(message.summary ?? "")));
         break;
       default:
         break;

@@ -8,6 +8,7 @@ import type { AgentMessage, Session } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { drain, label, memorySession } from "../../test/factories.js";
 import { AgentSession } from "../agent-session.js";
+import { BRANCH_SUMMARY_LEAD, toModelMessages } from "../context-messages.js";
 import { agentWithExtensions } from "../extensions/extension-fixtures.js";
 import { summarizeBranchWithModel } from "./branch-summary.js";
 import { SUMMARIZER_SYSTEM_PROMPT, TITLE_SYSTEM_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
@@ -63,7 +64,7 @@ describe("AgentSession compaction", () => {
     // The summary request is accounted with the run's own.
     expect(result.usage).toEqual({ input: 20, output: 10, cacheRead: 0, cacheWrite: 0 });
     expect(m.requests[0]?.system).toBe(SUMMARIZER_SYSTEM_PROMPT);
-    expect(firstText(m, 1)).toMatch(/^<summary>\n## Goal\nearlier questions/);
+    expect(firstText(m, 1)).toMatch(/\n\n<summary>\n## Goal\nearlier questions/);
     expect(pathLabels(session).slice(-3)).toEqual([
       "message:user",
       "compaction",
@@ -96,7 +97,7 @@ describe("AgentSession compaction", () => {
     expect(m.requests).toHaveLength(3);
     const retried = m.requests[2]?.messages ?? [];
     expect(retried.at(-1)).toEqual({ role: "user", content: "the interrupted question" });
-    expect(firstText(m, 2)).toMatch(/^<summary>\nsummary of Q0 to Q2/);
+    expect(firstText(m, 2)).toMatch(/\n\n<summary>\nsummary of Q0 to Q2/);
     expect(events).toContainEqual(
       expect.objectContaining({ type: "compaction", reason: "overflow", status: "compacted" }),
     );
@@ -246,6 +247,13 @@ describe("AgentSession compaction", () => {
       "assistant",
       "branchSummary",
     ]);
+    // Sent to the model as context from a branch left, not as something the user asks.
+    const sent = toModelMessages(session.buildSessionContext().messages).at(-1);
+    expect(sent?.role).toBe("user");
+    expect(sent?.content).toBe(
+      `${BRANCH_SUMMARY_LEAD}\n\n<branch-summary>\nthe branch tried A1 and A2\n</branch-summary>`,
+    );
+    expect(BRANCH_SUMMARY_LEAD).toContain("not a request from the user");
     // Without summarize the leaf just moves.
     await agent.navigateTree(ids[3] as string);
     expect(session.getLeafId()).toBe(ids[3]);

@@ -116,7 +116,9 @@ describe("compact", () => {
     // The model reads the summary as earlier conversation, never as a user request.
     const sent = toModelMessages(after.messages)[0];
     expect(sent?.role).toBe("user");
-    expect(String(sent?.content)).toMatch(/^<summary>\n## Goal/);
+    expect(String(sent?.content)).toMatch(
+      /^This is a summary of the conversation before this point;[^\n]*not a request from the user[^\n]*\n\n<summary>\n## Goal/,
+    );
 
     // Undo: the entry before the compaction holds the uncompacted context.
     await session.branch(ids[6] as string);
