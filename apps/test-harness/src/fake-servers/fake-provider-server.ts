@@ -227,6 +227,7 @@ export class FakeProviderServer {
         kind: error.kind,
         message: scriptErrorMessage(error),
         retryAfterMs: error.retryAfterMs,
+        status: error.status,
         beforeStream: beforeStream || !streaming,
       };
       return api === "openai" ? openaiFault(input) : anthropicFault(input);

@@ -12,6 +12,8 @@ interface FaultInput {
   kind: ModelErrorKind;
   message: string;
   retryAfterMs: number | undefined;
+  /** A scripted status that replaces the kind's usual one. */
+  status?: number | undefined;
   beforeStream: boolean;
 }
 
@@ -82,7 +84,7 @@ export function openaiFault(input: FaultInput): WireFault {
   if (!input.beforeStream) return { type: "stream_error", body: { error } };
   return {
     type: "http",
-    status: spec.status,
+    status: input.status ?? spec.status,
     body: { error },
     headers: input.kind === "rate_limit" ? retryAfterHeaders(input.retryAfterMs) : {},
   };
@@ -120,7 +122,7 @@ export function anthropicFault(input: FaultInput): WireFault {
   if (!input.beforeStream) return { type: "stream_error", body };
   return {
     type: "http",
-    status: spec.status,
+    status: input.status ?? spec.status,
     body,
     headers: {
       "request-id": "req_fake",

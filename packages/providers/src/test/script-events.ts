@@ -37,6 +37,7 @@ export function scriptSteps(response: ScriptedResponse, modelId: string): Script
         kind: error.kind,
         message: scriptErrorMessage(error),
         ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        ...(error.status === undefined ? {} : { status: error.status }),
       },
       isDelta: false,
     });

@@ -30,6 +30,11 @@ export const scriptErrorSchema = z.object({
   afterDeltas: z.number().int().nonnegative().default(0),
   /** For `rate_limit`: the wait the provider asks for. */
   retryAfterMs: z.number().int().nonnegative().optional(),
+  /**
+   * The HTTP status the failure carries (e.g. 501 for a `model_error` that retrying will
+   * not fix). The scripted model puts it on the error event; the fake servers answer with it.
+   */
+  status: z.number().int().min(400).max(599).optional(),
 });
 /** A failure injected into a scripted answer. */
 export type ScriptError = z.infer<typeof scriptErrorSchema>;
