@@ -436,6 +436,9 @@ export class AgentSession {
         return agent.session;
       },
       tools: this.tools,
+      get model() {
+        return agent.model;
+      },
       get running() {
         return agent.running;
       },

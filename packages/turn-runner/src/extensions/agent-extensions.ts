@@ -47,8 +47,10 @@ export class AgentExtensions {
   /**
    * Emits `session_start`: call it once the session is open, before the first prompt.
    * @param reason - `startup` for a fresh process, `resume` for a reopened file, `new`
-   *   after `/new`, `fork` for a fork (pass the session it came from). On `resume`, the
-   *   model the session's path last used is announced as `model_select` (`restore`).
+   *   after `/new`, `fork` for a fork (pass the session it came from). On `resume` of a
+   *   session that has used a model, the model the next request goes to (the last
+   *   `model_change` on the path, else the first target) is announced as `model_select`
+   *   (`restore`).
    */
   async start(reason: SessionStartReason, previousSessionId?: string): Promise<void> {
     this.ended = false;
@@ -59,9 +61,11 @@ export class AgentExtensions {
       sessionId: this.hooks.agent.session.id,
       ...(previousSessionId === undefined ? {} : { previousSessionId }),
     });
-    if (reason !== "resume") return;
-    const restored = this.hooks.agent.session.buildSessionContext().model;
-    if (restored) await this.hooks.selectModel(restored, null, "restore");
+    // The model the next request goes to, not the one that answered last: that may have
+    // been a failover target, and a resumed agent starts again from its chosen target.
+    if (reason !== "resume" || !this.hooks.agent.session.buildSessionContext().model) return;
+    const { provider, id } = this.hooks.agent.model.info;
+    await this.hooks.selectModel({ provider, modelId: id }, null, "restore");
   }
 
   /**

@@ -6,7 +6,13 @@ import type {
   ModelSelectSource,
   StreamDelta,
 } from "@arbor/extensions-api";
-import type { AssistantMessage, ModelEvent, ModelRequest, ToolDefinition } from "@arbor/providers";
+import type {
+  AssistantMessage,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  ToolDefinition,
+} from "@arbor/providers";
 import type { AgentMessage, ModelRef } from "@arbor/session-store";
 import type { TtsrMatch } from "@arbor/ttsr";
 import type { AgentTool } from "../agent-tool.js";
@@ -27,6 +33,8 @@ export interface ExtensionAgentPort extends DeliveryAgent {
   appendMessage(message: AgentMessage): Promise<string>;
   /** The agent's own tools; they shadow extension tools of the same name. */
   readonly tools: ReadonlyMap<string, AgentTool>;
+  /** The model the next request goes to. */
+  readonly model: Model;
 }
 
 /** What the current turn stored so far, for `turn_end`. */

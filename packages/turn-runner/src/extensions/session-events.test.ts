@@ -188,6 +188,50 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
     ]);
   });
 
+  it("model_select: a resumed session announces the model its next request goes to, not the failover target", async () => {
+    const first = await agentWithExtensions({
+      agent: {
+        targets: [
+          { model: scripted("alpha", [{ error: { kind: "rate_limit" } }]) },
+          { model: scripted("beta", ["from beta"]) },
+        ],
+        sleep: recordingSleep().sleep,
+      },
+    });
+    await drain(first.agent.prompt("Hi"));
+    expect(first.session.buildSessionContext().model).toEqual({
+      provider: "beta",
+      modelId: "beta-model",
+    });
+    const seen: SeenEvent[] = [];
+    const { agent } = await agentWithExtensions({
+      session: first.session,
+      agent: {
+        targets: [
+          { model: scripted("alpha", ["alpha again"]) },
+          { model: scripted("beta", []) },
+        ],
+      },
+      extensions: { recorder: recorder(seen, ["model_select", "before_provider_request"]) },
+    });
+
+    await agent.extensions?.start("resume");
+    await drain(agent.prompt("Still there?"));
+
+    expect(seen.map(({ event }) => event)).toEqual([
+      {
+        type: "model_select",
+        model: { provider: "alpha", modelId: "alpha-model" },
+        previousModel: null,
+        source: "restore",
+      },
+      expect.objectContaining({
+        type: "before_provider_request",
+        model: { provider: "alpha", modelId: "alpha-model" },
+      }),
+    ]);
+  });
+
   it("ttsr_triggered: after the interrupt is stored, before the retried request", async () => {
     const seen: SeenEvent[] = [];
     const ttsr = new TtsrManager();
