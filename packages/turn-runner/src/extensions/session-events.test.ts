@@ -207,10 +207,7 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
     const { agent } = await agentWithExtensions({
       session: first.session,
       agent: {
-        targets: [
-          { model: scripted("alpha", ["alpha again"]) },
-          { model: scripted("beta", []) },
-        ],
+        targets: [{ model: scripted("alpha", ["alpha again"]) }, { model: scripted("beta", []) }],
       },
       extensions: { recorder: recorder(seen, ["model_select", "before_provider_request"]) },
     });
