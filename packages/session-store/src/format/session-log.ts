@@ -310,7 +310,10 @@ function recoverGluedEntry(text: string): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/** Files up to this size are decoded once as a whole: faster than decoding line by line. */
+/**
+ * All-ASCII files up to this size are decoded once as a whole: faster than decoding line by
+ * line. Larger files are read line by line, so no second copy of the file is held.
+ */
 const WHOLE_DECODE_BYTES = 32 * 1024 * 1024;
 
 /** Lines of a log, addressed by positions in bytes or, for a decoded file, in characters. */
@@ -325,10 +328,13 @@ interface LineReader {
 }
 
 function lineReader(buffer: Buffer): LineReader {
-  if (buffer.length <= WHOLE_DECODE_BYTES) {
-    // An all-ASCII file (most are) decodes as latin1 to the same string: a copy instead of a
-    // UTF-8 decode, several times faster; the check costs a small part of either.
-    const whole = isAscii(buffer) ? buffer.toString("latin1") : buffer.toString("utf8");
+  // An all-ASCII file decodes as latin1 to the same string: a copy instead of a UTF-8
+  // decode, several times faster; the check costs a small part of either. A file with any
+  // other character is decoded line by line instead: decoded whole, one emoji would make
+  // the whole text a two-byte string (twice the memory, and every line slower to parse),
+  // while line by line only the lines that hold such characters pay for them.
+  if (buffer.length <= WHOLE_DECODE_BYTES && isAscii(buffer)) {
+    const whole = buffer.toString("latin1");
     return {
       length: whole.length,
       indexOfNewline: (from) => whole.indexOf("\n", from),
