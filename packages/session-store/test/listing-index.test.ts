@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
@@ -68,6 +68,30 @@ describe("a session keeps its listing index record in step", () => {
     expect(info).toMatchObject({ title: "Index talk", messageCount: 3, cwd: "/p" });
     const after = await stat(join(dir, SESSION_INDEX_FILE));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it("trusts a record whose size and mtime match, without reading the file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-index-trust-"));
+    const session = await createSession({ dir, cwd: "/p" });
+    await session.appendMessage(user("what the index saw"));
+    await session.setTitle("Indexed");
+    await session.close();
+    // A whole-second mtime, so it can be set again exactly; the listing records it.
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
+    await utimes(session.location, mtime, mtime);
+    expect((await listSessions(dir))[0]?.title).toBe("Indexed");
+    const before = await stat(session.location);
+
+    // Same byte count, same mtime, other content: only a listing that read the file would
+    // notice, and reading it is what the index is there to avoid.
+    const text = await readFile(session.location, "utf8");
+    await writeFile(session.location, text.replace("Indexed", "Changed"));
+    await utimes(session.location, mtime, mtime);
+    expect((await stat(session.location)).mtimeMs).toBe(before.mtimeMs);
+    expect((await listSessions(dir))[0]).toMatchObject({ title: "Indexed", messageCount: 1 });
+    // Once the mtime moves, the file is read again.
+    await utimes(session.location, mtime, new Date(mtime.getTime() + 1000));
+    expect((await listSessions(dir))[0]?.title).toBe("Changed");
   });
 
   it("never describes bytes it has not seen: appends after the record are read on listing", async () => {

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -96,6 +96,30 @@ describe("listSessions", () => {
       timestamp: "2026-03-04T05:06:07.089Z",
     });
     expect((await listSessions(dir)).map((info) => info.id)).toEqual([session.id]);
+  });
+
+  it("tells when each session was created and modified, and which session it was forked from", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "arbor-list-facts-"));
+    const createdAt = Date.parse("2026-02-03T04:05:06.007Z");
+    const session = await createSession({ dir, cwd: "/p", now: () => createdAt });
+    const first = await session.appendMessage(user("fork from here"));
+    const fork = await session.fork(first);
+    await fork.close();
+    await session.close();
+    const forkTime = new Date(Date.now() + 60_000);
+    await utimes(fork.location, forkTime, forkTime);
+
+    const list = await listSessions(dir);
+    expect(list.map((info) => info.path)).toEqual([fork.location, session.location]);
+    const [forked, original] = list;
+    expect(original?.created.toISOString()).toBe("2026-02-03T04:05:06.007Z");
+    expect(original?.parentSession).toBeUndefined();
+    expect(forked?.parentSession).toBe(session.location);
+    expect(forked?.modified.getTime()).toBe(forkTime.getTime());
+    for (const info of list) {
+      const stats = await stat(info.path);
+      expect(info.modified.getTime()).toBe(stats.mtime.getTime());
+    }
   });
 
   it("returns nothing for a missing directory", async () => {

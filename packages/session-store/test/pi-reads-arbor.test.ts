@@ -35,8 +35,9 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
     });
     await session.appendCustomMessageEntry("ttsr-interrupt", "<system-interrupt/>", false);
     await session.appendTtsrInjection([{ rule: "no-console", turn: 1, interrupt: 0 }]);
+    await session.appendCustomEntry("plugin-state", { seen: 1 });
     await session.appendLabelChange(u1, "start");
-    await session.appendSessionInfo("Arbor to pi");
+    await session.setTitle("  Arbor   to pi ");
     await session.appendCompaction("earlier: greetings", a1, 1234);
     await session.appendMessage({ role: "user", content: "after compaction", timestamp: 3 });
     await session.branch(a1);

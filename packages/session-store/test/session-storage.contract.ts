@@ -74,6 +74,64 @@ export function sessionStorageContract(name: string, factory: StorageFactory): v
       await again.close();
     });
 
+    it("appends every entry type, each resolving with its id and advancing the leaf", async () => {
+      const storage = await factory.fresh();
+      const session = await open(storage, { create: true });
+      const ids: string[] = [];
+      const step = async (append: Promise<string>) => {
+        const id = await append;
+        expect(ids).not.toContain(id);
+        expect(session.getLeafId()).toBe(id);
+        expect(session.getEntry(id)?.parentId ?? null).toBe(ids.at(-1) ?? null);
+        ids.push(id);
+        return id;
+      };
+      const first = await step(session.appendMessage(user("one")));
+      await step(session.appendModelChange("anthropic", "claude-test"));
+      await step(session.appendThinkingLevelChange("high"));
+      await step(session.appendCustomEntry("plugin-state", { count: 1 }));
+      await step(session.appendCustomMessageEntry("note", "shown to the model", true));
+      await step(session.appendLabelChange(first, "start"));
+      await step(session.appendSessionInfo("named"));
+      await step(session.appendTtsrInjection([{ rule: "r", turn: 0, interrupt: 0 }]));
+      await step(session.appendCompaction("summary of one", first, 10));
+      await step(session.appendMessage(assistant("two")));
+      expect(session.getEntries().map((e) => e.type)).toEqual([
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+        "ttsr_injection",
+        "compaction",
+        "message",
+      ]);
+      // Extension state and bookkeeping never reach the model; custom messages do.
+      expect(session.buildSessionContext()).toMatchObject({
+        thinkingLevel: "high",
+        model: { provider: "openai", modelId: "gpt-test" },
+      });
+      expect(session.buildSessionContext().messages.map((m) => m.role)).toEqual([
+        "compactionSummary",
+        "user",
+        "custom",
+        "assistant",
+      ]);
+      await session.close();
+
+      const again = await open(await factory.same(storage));
+      expect(again.getEntries()).toEqual(session.getEntries());
+      expect(again.getLeafId()).toBe(ids.at(-1));
+      expect(again.getEntry(ids[3] as string)).toMatchObject({
+        type: "custom",
+        customType: "plugin-state",
+        data: { count: 1 },
+      });
+      await again.close();
+    });
+
     it("refuses to open nothing unless asked to create", async () => {
       await expect(open(await factory.fresh())).rejects.toThrow(/no session at .*create: true/);
     });
