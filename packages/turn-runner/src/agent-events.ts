@@ -45,8 +45,12 @@ export interface AgentResult {
   sessionFile: string;
 }
 
-/** What failing over did after a failed attempt. */
-export type FailoverAction = "retry" | "next_target" | "drop_target";
+/**
+ * What failing over did after a failed attempt: try the same target again, move to the next,
+ * drop the target for the session, compact the context and try again (after a
+ * `context_overflow`), or give up (the run fails with this attempt's error).
+ */
+export type FailoverAction = "retry" | "next_target" | "drop_target" | "compact" | "give_up";
 
 /** The model that served or tried a request. */
 export interface TargetRef {

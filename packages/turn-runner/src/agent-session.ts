@@ -661,17 +661,27 @@ export class AgentSession {
           continue;
         }
         // Else compact once and retry the same turn; its user message and tool results stay.
+        // The attempt is recorded once the compaction has decided what it led to.
+        failures++;
+        let compacted = false;
         if (!overflowCompacted && this.compaction.settings.enabled) {
           overflowCompacted = true;
           await this.appendChain;
-          const compacted = await this.compaction.compact(target.model, "overflow", {
+          const compaction = await this.compaction.compact(target.model, "overflow", {
             signal: state.signal,
           });
-          if (compacted.status === "compacted") accountUsage(state, target, compacted.usage);
-          state.channel.push(compactionEvent(compacted, turnIndex));
+          if (compaction.status === "compacted") {
+            compacted = true;
+            accountUsage(state, target, compaction.usage);
+          }
+          state.channel.push(compactionEvent(compaction, turnIndex));
           if (state.control.ended) return { ok: false, reason: state.control.ended };
-          if (compacted.status === "compacted") continue;
         }
+        await this.recordAttempt(turnIndex, failures, target, outcome, {
+          action: compacted ? "compact" : "give_up",
+          delayMs: 0,
+        });
+        if (compacted) continue;
         return { ok: false, reason: "context_overflow", message: error.message };
       }
       failures++;
@@ -691,21 +701,18 @@ export class AgentSession {
   }
 
   /**
-   * Records a failed attempt that failover moved on from: an `arbor.failover` entry (which
-   * target failed and how, what failover did, the next target, the attempt's priced usage)
-   * and a `retry` event.
-   * @returns the failure when no target or no retry is left, else undefined (try again)
+   * Stores a failed attempt as an `arbor.failover` entry: which target failed and how, what
+   * failover did, the next target (none when it gave up), the attempt's priced usage.
    */
-  private async recordFailedAttempt(
+  private async recordAttempt(
     turnIndex: number,
     attempt: number,
     target: ModelTarget,
     outcome: Extract<AttemptOutcome, { kind: "error" }>,
     decision: FailoverDecision,
-    state: RunState,
-  ): Promise<TurnAnswer | undefined> {
+  ): Promise<void> {
     const { error } = outcome;
-    const next = this.pool.current();
+    const next = decision.action === "give_up" ? undefined : this.pool.current();
     await this.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
       turn: turnIndex,
       attempt,
@@ -717,6 +724,23 @@ export class AgentSession {
       next: next ? targetRef(next) : null,
       usage: usageRecord(outcome.usage, target.model.info.pricing),
     });
+  }
+
+  /**
+   * Records a failed attempt that failover moved on from ({@link recordAttempt}) and emits a
+   * `retry` event.
+   * @returns the failure when no target or no retry is left, else undefined (try again)
+   */
+  private async recordFailedAttempt(
+    turnIndex: number,
+    attempt: number,
+    target: ModelTarget,
+    outcome: Extract<AttemptOutcome, { kind: "error" }>,
+    decision: FailoverDecision,
+    state: RunState,
+  ): Promise<TurnAnswer | undefined> {
+    const { error } = outcome;
+    await this.recordAttempt(turnIndex, attempt, target, outcome, decision);
     state.channel.push({
       type: "retry",
       turnIndex,

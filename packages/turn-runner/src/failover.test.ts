@@ -311,8 +311,16 @@ describe("AgentSession: context_overflow", () => {
       finalReport: { status: "failed", reason: "context_overflow" },
     });
     expect([small.requests.length, large.requests.length]).toEqual([1, 1]);
+    // Every attempt is on record, the last one too: it gave up, with no next target.
     expect(failovers(session.getEntries())).toEqual([
-      expect.objectContaining({ provider: "small", action: "next_target" }),
+      expect.objectContaining({ attempt: 1, provider: "small", action: "next_target" }),
+      expect.objectContaining({
+        attempt: 2,
+        provider: "large",
+        kind: "context_overflow",
+        action: "give_up",
+        next: null,
+      }),
     ]);
     expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
   });

@@ -101,11 +101,22 @@ describe("AgentSession compaction", () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: "compaction", reason: "overflow", status: "compacted" }),
     );
-    expect(pathLabels(session).slice(-3)).toEqual([
+    // The overflowed attempt is on record after the compaction it led to, before the retry.
+    expect(pathLabels(session).slice(-4)).toEqual([
       "message:user",
       "compaction",
+      "custom:arbor.failover",
       "message:assistant",
     ]);
+    expect(session.getBranch().at(-2)).toMatchObject({
+      customType: "arbor.failover",
+      data: {
+        attempt: 1,
+        kind: "context_overflow",
+        action: "compact",
+        next: { model: "alpha-model" },
+      },
+    });
   });
 
   it("an abort during a compaction stores no compaction and keeps the user message", async () => {
