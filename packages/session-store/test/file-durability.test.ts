@@ -85,6 +85,35 @@ describe("file storage durability", () => {
     expect(acknowledgedTotal).toBeGreaterThan(12);
   });
 
+  it.each<Durability>(["batch", "never"])(
+    "never leaves a corrupt file or loses an acknowledged append to a SIGKILL (%s mode)",
+    async (durability) => {
+      // Killing the process leaves the operating system's cache alone, so even without
+      // fsync every append written before it resolved is in the file.
+      const dir = await tempDir();
+      let acknowledgedTotal = 0;
+      for (let round = 0; round < 5; round++) {
+        const path = join(dir, `crash-${durability}-${round}.jsonl`);
+        const { child, lines, ready } = startChild("append-writer.mjs", [path, durability]);
+        await ready;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 40));
+        const exited = new Promise((resolve) => child.on("exit", resolve));
+        child.kill("SIGKILL");
+        await exited;
+        const acknowledged = [...lines];
+        acknowledgedTotal += acknowledged.length;
+        const session = await openSessionFile(path);
+        expect(session.problems.filter((p) => p.kind !== "torn_tail")).toEqual([]);
+        const stored = new Set(session.getEntries().map((e) => e.id));
+        for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+        await session.appendMessage(user("after the crash"));
+        await session.close();
+        expect((await openSessionFile(path, { readOnly: true })).problems).toEqual([]);
+      }
+      expect(acknowledgedTotal).toBeGreaterThan(5);
+    },
+  );
+
   it("refuses a second writer in another process, naming its pid, and recovers after it exits", async () => {
     const path = join(await tempDir(), "locked.jsonl");
     const { child, ready } = startChild("hold-lock.mjs", [path]);
@@ -135,6 +164,24 @@ describe("file storage durability", () => {
     expect(reopened.getEntries()).toHaveLength(3);
     // The navigated leaf survives the recreation too.
     expect(reopened.getLeafId()).toBe(second);
+  });
+
+  it("recreates unknown entry types and fields byte for byte", async () => {
+    const path = join(await tempDir(), "deleted-unknown.jsonl");
+    const lines = [
+      '{"type":"session","version":3,"id":"u","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/u","futureHeaderField":[1,{"a":null}]}',
+      '{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi ünï 🌳","timestamp":1,"extra":{"x":1.5}},"plugin":true}',
+      '{"type":"from_a_newer_pi","id":"f1","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","payload":{"deep":[{"k":"v"}]}}',
+    ];
+    await writeFile(path, `${lines.join("\n")}\n`);
+    const session = await openSessionFile(path);
+    await rm(path);
+    const next = await session.appendMessage(user("after delete"));
+    await session.close();
+    const text = await readFile(path, "utf8");
+    expect(text.startsWith(`${lines.join("\n")}\n`)).toBe(true);
+    expect(text.split("\n")).toHaveLength(lines.length + 2);
+    expect(text).toContain(`"id":"${next}"`);
   });
 
   it("notices a deletion on a later append, and rewrites what the deleted file had", async () => {

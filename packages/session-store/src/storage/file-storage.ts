@@ -1,8 +1,8 @@
 import {
   closeSync,
+  constants,
   fdatasync,
   fstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   writeSync,
@@ -122,10 +122,19 @@ export class FileSessionStorage implements SessionStorage {
 
   private openForAppend(): number {
     if (this.fd === undefined) {
-      mkdirSync(dirname(this.location), { recursive: true });
-      this.fd = openSync(this.location, "a");
+      // Never O_CREAT: the file is created whole (header first) by `replace`. A file that
+      // vanished before the first append would otherwise come back headerless.
+      try {
+        this.fd = openSync(this.location, constants.O_WRONLY | constants.O_APPEND);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        throw new SessionStoreError(
+          "file_deleted",
+          `${this.location} was deleted while the session was open`,
+        );
+      }
     }
-    return this.fd as number;
+    return this.fd;
   }
 
   /** {@inheritDoc SessionStorage.replace} */
