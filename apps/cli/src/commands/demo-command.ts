@@ -87,8 +87,9 @@ export async function runDemo(
       tools: [demoReadFileTool],
       ttsr,
       projectRoot: cwd,
-      // Small enough that the demo's short talk has something to compact.
-      compaction: { keepRecentTokens: 40 },
+      // Small enough that the demo's short talk has something to compact: the first
+      // exchange becomes the summary, the branch's question and answer stay verbatim.
+      compaction: { keepRecentTokens: 25 },
     });
     say("1. A tool call");
     await runStep(agent, DEMO_STEPS.toolCall, say);
