@@ -55,7 +55,7 @@ describe.each(piFixtureNames("s1-"))("pi v3 fixture %s", (name) => {
     expect(await readFile(path)).toEqual(before);
   });
 
-  it("gives every entry's children in O(children) consistent with the tree", async () => {
+  it("gives every entry's children consistent with the tree", async () => {
     const session = await openSessionFile(path, { readOnly: true });
     for (const entry of session.getEntries()) {
       for (const child of session.getChildren(entry.id)) expect(child.parentId).toBe(entry.id);

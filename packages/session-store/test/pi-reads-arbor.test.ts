@@ -59,4 +59,24 @@ describe("files Arbor writes, opened by pi-coding-agent 0.73.1", () => {
       expect(pi.getEntry(entry.id)).toEqual(entry);
     }
   });
+
+  it("follow Arbor's navigation: a branch summary, and a reset to before the first entry", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "arbor-to-pi-nav-")), "arbor.jsonl");
+    const session = await openSessionFile(path, { create: true, cwd: "/repo" });
+    const u1 = await session.appendMessage({ role: "user", content: "first", timestamp: 1 });
+    await session.appendMessage({ role: "user", content: "abandoned", timestamp: 2 });
+    await session.branchWithSummary(u1, "tried something else");
+    await session.appendMessage({ role: "user", content: "after the summary", timestamp: 3 });
+    const summarized = SessionManager.open(path).buildSessionContext();
+    expect(summarized).toEqual(session.buildSessionContext());
+    expect(summarized.messages.map((m) => m.role)).toEqual(["user", "branchSummary", "user"]);
+
+    await session.resetLeaf();
+    await session.close();
+    const reopened = await openSessionFile(path, { readOnly: true });
+    expect(reopened.getLeafId()).toBeNull();
+    // pi lands on Arbor's leaf pointer, a root of its own: an empty context, like Arbor's.
+    expect(SessionManager.open(path).buildSessionContext()).toEqual(reopened.buildSessionContext());
+    expect(reopened.buildSessionContext().messages).toEqual([]);
+  });
 });
