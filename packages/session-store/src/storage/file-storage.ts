@@ -150,7 +150,8 @@ export class FileSessionStorage implements SessionStorage {
     }
     if (backupSuffix) {
       const current = await this.read();
-      if (current) await writeFile(`${this.location}${backupSuffix}`, current);
+      // Flushed: the backup must be on disk before the rename replaces what it keeps.
+      if (current) await writeFile(`${this.location}${backupSuffix}`, current, { flush: true });
     }
     await this.closeHandle();
     await rename(temp, this.location);
