@@ -27,6 +27,8 @@ export class Session extends SessionReader {
   private closed = false;
   private failure: unknown;
   private readonly now: () => number;
+  /** The last timestamp written, kept: appends come in bursts within one millisecond. */
+  private lastTime = { ms: Number.NaN, iso: "" };
   private readonly newId: (taken: IdSet) => string;
   private indexKeeper: ListingIndexKeeper | undefined;
 
@@ -328,9 +330,14 @@ export class Session extends SessionReader {
       type: fields.type,
       id: this.newId(this.tree),
       parentId: this.tree.getLeafId(),
-      timestamp: new Date(this.now()).toISOString(),
+      timestamp: this.isoTime(this.now()),
     };
     return Object.assign(head, fields);
+  }
+
+  private isoTime(ms: number): string {
+    if (ms !== this.lastTime.ms) this.lastTime = { ms, iso: new Date(ms).toISOString() };
+    return this.lastTime.iso;
   }
 
   private append(fields: { type: string; [key: string]: unknown }): Promise<string> {
