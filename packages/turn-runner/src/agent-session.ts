@@ -1,55 +1,27 @@
 import {
   type ImagePart,
   type Model,
-  type ModelRequest,
   REASONING_LEVELS,
   type ReasoningLevel,
 } from "@arbor/providers";
-import {
-  type AgentMessage,
-  isEntryOfType,
-  type Session,
-  type SessionStorage,
-} from "@arbor/session-store";
+import type { AgentMessage, Session, SessionStorage } from "@arbor/session-store";
 import { abortableSleep } from "./abortable-wait.js";
-import type { AgentEvent, AgentFailureReason, AgentResult, AgentRun } from "./agent-events.js";
+import type { AgentEvent, AgentResult, AgentRun } from "./agent-events.js";
 import type { AgentSessionOptions } from "./agent-session-options.js";
-import { type AgentTool, toolDefinitions } from "./agent-tool.js";
-import {
-  type AnswerProblem,
-  type DeliveredReport,
-  failureReasonOf,
-  feedbackText,
-  persistRejection,
-  reviewAnswer,
-} from "./answer-review.js";
-import { attemptOutcome } from "./attempt-span.js";
-import {
-  AgentCompaction,
-  type AgentCompactionOutcome,
-  compactionEvent,
-} from "./compaction/agent-compaction.js";
-import { CONTEXT_GUARD_CUSTOM_TYPE, ContextGuard } from "./context-guard.js";
-import { toModelMessages } from "./context-messages.js";
+import type { AgentTool } from "./agent-tool.js";
+import { AgentCompaction, type AgentCompactionOutcome } from "./compaction/agent-compaction.js";
+import { ContextGuard } from "./context-guard.js";
 import { EventChannel } from "./event-channel.js";
 import { AgentExtensions } from "./extensions/agent-extensions.js";
 import { navigateAgentTree } from "./extensions/agent-tree-navigation.js";
 import { extensionCompactionHooks } from "./extensions/compaction-hooks.js";
 import { ExtensionHooks } from "./extensions/extension-hooks.js";
-import { applyFailover, FAILOVER_CUSTOM_TYPE, type FailoverDecision } from "./failover-policy.js";
-import { FINAL_REPORT_TOOL_NAME, failedReport, ReportContract } from "./final-report.js";
-import {
-  FINAL_TURN_CUSTOM_TYPE,
-  type FinalTurnReason,
-  finalTurnInstruction,
-} from "./final-turn.js";
-import { type AttemptOutcome, assistantMessage, streamAttempt } from "./model-attempt.js";
-import { checkPromptImages, userMessageContent } from "./prompt-input.js";
+import { FINAL_REPORT_TOOL_NAME, ReportContract } from "./final-report.js";
+import { checkPromptImages } from "./prompt-input.js";
 import { RunControl } from "./run-control.js";
-import { accountUsage, type RunState, ZERO_USAGE } from "./run-state.js";
+import { type RunState, ZERO_USAGE } from "./run-state.js";
 import { RunTrace } from "./run-trace.js";
-import { type ModelTarget, TargetPool, targetRef } from "./target-pool.js";
-import { type RequestedToolCall, runToolCalls } from "./tool-execution.js";
+import { TargetPool } from "./target-pool.js";
 import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
 import type { ToolOutputStore } from "./tool-output/tool-output-store.js";
 import {
@@ -58,28 +30,9 @@ import {
   type NavigateTreeOptions,
   type TreeNavigation,
 } from "./tree-navigation.js";
-import {
-  injectQueuedRules,
-  persistInterrupt,
-  type RuleReminderContext,
-  restoreTtsr,
-} from "./ttsr-interrupt.js";
-import { usageRecord } from "./usage-record.js";
-
-type TurnAnswer =
-  | {
-      ok: true;
-      /** Calls to run this turn. */
-      toolCalls: RequestedToolCall[];
-      finalTurn: boolean;
-      /** The stored answer. */
-      entryId: string;
-      text: string;
-      report?: DeliveredReport<unknown>;
-      /** Calls beside a delivered report, answered without being run. */
-      skippedCalls: RequestedToolCall[];
-    }
-  | { ok: false; reason: AgentFailureReason; message?: string };
+import { restoreTtsr } from "./ttsr-interrupt.js";
+import { runTurns } from "./turn-loop.js";
+import type { TurnLoopPort } from "./turn-loop-port.js";
 
 /**
  * One agent talking to models, running tools and persisting every step into a session
@@ -114,6 +67,8 @@ export class AgentSession {
   private readonly compaction: AgentCompaction;
   private readonly extensionHooks: ExtensionHooks | undefined;
   private readonly extensionControls: AgentExtensions | undefined;
+  /** What a run's turn loop works with: this agent's parts, read through it. */
+  private readonly turnLoop: TurnLoopPort;
 
   constructor(options: AgentSessionOptions) {
     if (options.targets.length === 0) {
@@ -158,6 +113,7 @@ export class AgentSession {
     });
     this.extensionHooks = this.createExtensionHooks(options);
     this.extensionControls = this.extensionHooks && new AgentExtensions(this.extensionHooks);
+    this.turnLoop = this.createTurnLoopPort();
   }
 
   /** The extensions given as `extensions`, for what only the app drives (lifecycle, commands, tree). */
@@ -207,7 +163,7 @@ export class AgentSession {
       contextExhausted: false,
       queuedRules: new Map(),
     };
-    const result = this.run(text, state, images).finally(() => {
+    const result = runTurns(this.turnLoop, text, state, images).finally(() => {
       state.channel.close();
       state.trace.close();
       this.control = undefined;
@@ -242,25 +198,6 @@ export class AgentSession {
       ...(customInstructions !== undefined ? { customInstructions } : {}),
       ...(signal ? { signal } : {}),
     });
-  }
-
-  /**
-   * Compacts before a request when the context passed the threshold.
-   * @returns whether a compaction was tried (at most once per turn)
-   */
-  private async compactIfNeeded(
-    turnIndex: number,
-    target: ModelTarget,
-    state: RunState,
-  ): Promise<boolean> {
-    if (!this.compaction.needsCompaction(target.model)) return false;
-    await this.appendChain;
-    const outcome = await this.compaction.compact(target.model, "threshold", {
-      signal: state.signal,
-    });
-    if (outcome.status === "compacted") accountUsage(state, target, outcome.usage);
-    state.channel.push(compactionEvent(outcome, turnIndex));
-    return true;
   }
 
   /**
@@ -384,6 +321,7 @@ export class AgentSession {
     return forked;
   }
 
+  /** Refuses a change to the agent while it is shut down or a prompt runs. */
   private assertIdle(method: string): void {
     if (this.shutDown) throw new TypeError(`${method}(): the agent was shut down`);
     if (this.control) throw new TypeError(`${method}() cannot run while a prompt runs`);
@@ -395,20 +333,6 @@ export class AgentSession {
     if (chosen) this.pool.selectByName(chosen.provider, chosen.modelId);
   }
 
-  /**
-   * The `reasoning` of a request: the path's thinking level, sent when it is not `off` or
-   * when a `thinking_level_change` on the path set it explicitly.
-   */
-  private reasoning(thinkingLevel: string): { reasoning?: ReasoningLevel } {
-    const level = REASONING_LEVELS.find((known) => known === thinkingLevel);
-    if (level === undefined) return {};
-    if (level !== "off") return { reasoning: level };
-    const explicit = this.session
-      .getBranch()
-      .some((entry) => isEntryOfType(entry, "thinking_level_change"));
-    return explicit ? { reasoning: level } : {};
-  }
-
   /** Appends a message after every earlier append of this agent, so entries keep their order. */
   private append(message: AgentMessage): Promise<string> {
     const next = this.appendChain.then(() => this.session.appendMessage(message));
@@ -416,18 +340,7 @@ export class AgentSession {
     return next;
   }
 
-  private reminderContext(): RuleReminderContext | undefined {
-    const { ttsr } = this.options;
-    if (!ttsr) return undefined;
-    return {
-      session: this.session,
-      ttsr,
-      projectRoot: this.options.projectRoot,
-      appendMessage: (message) => this.append(message),
-      now: this.now,
-    };
-  }
-
+  /** The hooks through which `extensions` take part in runs, when there are any. */
   private createExtensionHooks(options: AgentSessionOptions): ExtensionHooks | undefined {
     if (!options.extensions) return undefined;
     const agent = this;
@@ -448,513 +361,33 @@ export class AgentSession {
     });
   }
 
-  private async run(
-    text: string | undefined,
-    state: RunState,
-    images?: readonly ImagePart[],
-  ): Promise<AgentResult> {
-    let turns = 0;
-    await state.trace.begin({
-      "arbor.session.id": this.session.id,
-      "arbor.session.file": this.session.location,
-    });
-    const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
-      const result: AgentResult = {
-        success: reason === undefined,
-        finalReport:
-          reason === undefined
-            ? (state.finalReport ?? { status: "delivered", value: undefined, repaired: false })
-            : failedReport(reason, message),
-        ...(reason !== undefined ? { reason } : {}),
-        ...(message !== undefined ? { message } : {}),
-        turns,
-        usage: state.usage,
-        cost: state.cost,
-        sessionFile: this.session.location,
-      };
-      state.channel.push({ type: "agent_end", result });
-      return result;
+  /**
+   * The agent as its turn loop sees it. Session and options are getters because a fork
+   * replaces them; the model is read through {@link model} so it is worked out in one place.
+   */
+  private createTurnLoopPort(): TurnLoopPort {
+    const agent = this;
+    return {
+      get session() {
+        return agent.session;
+      },
+      get options() {
+        return agent.options;
+      },
+      get model() {
+        return agent.model;
+      },
+      pool: this.pool,
+      tools: this.tools,
+      reportContract: this.reportContract,
+      contextGuard: this.contextGuard,
+      compaction: this.compaction,
+      extensionHooks: this.extensionHooks,
+      appendMessage: (message) => this.append(message),
+      flushAppends: () => this.appendChain,
+      now: this.now,
+      sleep: this.sleep,
     };
-    const hooks = this.extensionHooks;
-    await hooks?.startRun(text, this.options.systemPrompt, state.signal, images);
-    if (text !== undefined) {
-      const message: AgentMessage = {
-        role: "user",
-        content: userMessageContent(text, images),
-        timestamp: this.now(),
-      };
-      await (hooks ? hooks.persistMessage(message) : this.append(message));
-    }
-    const maxTurns = this.options.maxTurns ?? 20;
-    while (true) {
-      if (state.control.ended) return finish(state.control.ended);
-      // A stop asked for on the last allowed turn still gets its final turn.
-      if (turns >= maxTurns && !(state.control.stopRequested && state.finalTurn === undefined)) {
-        return finish("max_turns", `stopped after ${maxTurns} turns`);
-      }
-      const turnIndex = turns++;
-      state.channel.push({ type: "turn_start", turnIndex });
-      await hooks?.turnStart(turnIndex);
-      const answer = await this.answer(turnIndex, state);
-      if (!answer.ok) {
-        state.channel.push({ type: "turn_end", turnIndex });
-        await hooks?.turnEnd(turnIndex);
-        return finish(answer.reason, answer.message);
-      }
-      if (answer.report || answer.toolCalls.length === 0)
-        await this.recordFinalAnswer(answer, state);
-      if (answer.toolCalls.length > 0) {
-        const outputBudget = this.contextGuard.toolBudget(this.promptEstimate(), this.model);
-        const batch = await runToolCalls(
-          {
-            turnIndex,
-            calls: answer.toolCalls,
-            tools: this.tools,
-            timeoutMs: this.options.toolTimeoutMs ?? 120_000,
-            appendMessage: (message) => this.append(message),
-            flushAppends: () => this.appendChain,
-            outputBudget,
-            now: this.now,
-            extensions: hooks,
-          },
-          state,
-        );
-        if (outputBudget.exceeded) state.contextExhausted = true;
-        if (batch === "ended") {
-          state.channel.push({ type: "turn_end", turnIndex });
-          await hooks?.turnEnd(turnIndex);
-          return finish(state.control.ended ?? "aborted");
-        }
-      }
-      const reminders = this.reminderContext();
-      if (reminders) await injectQueuedRules(reminders, turnIndex, state);
-      state.channel.push({ type: "turn_end", turnIndex });
-      this.options.ttsr?.onTurnEnd();
-      await hooks?.turnEnd(turnIndex);
-      // Messages extensions queued for after the turn keep the run going, so the model answers them.
-      const delivered = (await hooks?.deliverAfterTurn(answer.toolCalls.length > 0)) ?? false;
-      if ((answer.toolCalls.length === 0 && !delivered) || answer.finalTurn) {
-        await this.titleAfterExchange(state);
-        return finish();
-      }
-    }
-  }
-
-  /** Generates the session's title after its first exchange (when asked to); never throws. */
-  private async titleAfterExchange(state: RunState): Promise<void> {
-    const titled = await this.compaction.titleAfterExchange(this.model, state.signal);
-    if (!titled) return;
-    state.channel.push({
-      type: "title",
-      title: titled.error === undefined ? titled.title : undefined,
-      ...(titled.error !== undefined ? { error: String(titled.error) } : {}),
-    });
-  }
-
-  /** Gets one answer for a turn, retrying and failing over as the errors say. */
-  private async answer(turnIndex: number, state: RunState): Promise<TurnAnswer> {
-    let failures = 0;
-    let rejections = 0;
-    let overflowCompacted = false;
-    let thresholdCompacted = false;
-    while (true) {
-      const target = this.pool.current();
-      if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
-      if (!thresholdCompacted) {
-        thresholdCompacted = await this.compactIfNeeded(turnIndex, target, state);
-        if (state.control.ended) return { ok: false, reason: state.control.ended };
-      }
-      if (state.control.stopRequested) await this.announceFinalTurn(turnIndex, "stop", state);
-      if (await this.guardContext(turnIndex, target, state)) continue;
-      const finalTurn = state.finalTurn !== undefined;
-      const attemptSpan = state.trace.startAttempt(turnIndex, target);
-      const outcome = await streamAttempt(
-        {
-          turnIndex,
-          target,
-          request: (signal) => this.request(signal, finalTurn, turnIndex, target),
-          onStreamEvent: this.extensionHooks?.streamEvent.bind(this.extensionHooks),
-          ttsr: this.options.ttsr,
-        },
-        state,
-      );
-      accountUsage(state, target, outcome.usage);
-      attemptSpan.end(attemptOutcome(outcome));
-
-      if (outcome.kind === "done") {
-        this.pool.markServed(target);
-        const message = assistantMessage(
-          target,
-          outcome.content,
-          outcome.stopReason,
-          outcome.usage,
-          this.now(),
-        );
-        const entryId = await this.append(message);
-        await this.extensionHooks?.assistantStored(message, entryId);
-        state.channel.push({
-          type: "message_end",
-          turnIndex,
-          entryId,
-          target: targetRef(target),
-          stopReason: outcome.stopReason,
-        });
-        const review = reviewAnswer({
-          content: outcome.content,
-          stopReason: outcome.stopReason,
-          finalTurn,
-          contract: this.reportContract,
-        });
-        if (review.accepted) {
-          const { toolCalls, skippedCalls, text, report } = review;
-          return {
-            ok: true,
-            toolCalls,
-            skippedCalls,
-            finalTurn,
-            entryId,
-            text,
-            ...(report ? { report } : {}),
-          };
-        }
-        rejections++;
-        const rejected = await this.rejectAnswer(
-          turnIndex,
-          entryId,
-          review.problems,
-          rejections,
-          state,
-        );
-        if (rejected) return rejected;
-        continue;
-      }
-      if (outcome.kind === "aborted" || (outcome.kind === "error" && state.signal.aborted)) {
-        await this.append(
-          assistantMessage(target, outcome.content, "aborted", outcome.usage, this.now()),
-        );
-        return { ok: false, reason: state.control.ended ?? "aborted" };
-      }
-      if (outcome.kind === "interrupt") {
-        const reminders = this.reminderContext();
-        if (reminders) await persistInterrupt(reminders, turnIndex, target, outcome, state);
-        await this.extensionHooks?.ttsrTriggered(turnIndex, outcome.matches);
-        continue;
-      }
-
-      const { error } = outcome;
-      if (error.kind === "context_overflow") {
-        // A target with a bigger window takes the same context without losing any of it.
-        const bigger = this.contextGuard.biggerWindow(target, this.pool.targets);
-        if (bigger) {
-          failures++;
-          this.pool.select(bigger.model);
-          const switched = { action: "next_target" as const, delayMs: 0 };
-          const failed = await this.recordFailedAttempt(
-            turnIndex,
-            failures,
-            target,
-            outcome,
-            switched,
-            state,
-          );
-          if (failed) return failed;
-          continue;
-        }
-        // Else compact once and retry the same turn; its user message and tool results stay.
-        // The attempt is recorded once the compaction has decided what it led to.
-        failures++;
-        let compacted = false;
-        if (!overflowCompacted && this.compaction.settings.enabled) {
-          overflowCompacted = true;
-          await this.appendChain;
-          const compaction = await this.compaction.compact(target.model, "overflow", {
-            signal: state.signal,
-          });
-          if (compaction.status === "compacted") {
-            compacted = true;
-            accountUsage(state, target, compaction.usage);
-          }
-          state.channel.push(compactionEvent(compaction, turnIndex));
-          if (state.control.ended) return { ok: false, reason: state.control.ended };
-        }
-        await this.recordAttempt(turnIndex, failures, target, outcome, {
-          action: compacted ? "compact" : "give_up",
-          delayMs: 0,
-        });
-        if (compacted) continue;
-        return { ok: false, reason: "context_overflow", message: error.message };
-      }
-      failures++;
-      const decision = applyFailover(this.pool, target, error, failures, this.options);
-      const failed = await this.recordFailedAttempt(
-        turnIndex,
-        failures,
-        target,
-        outcome,
-        decision,
-        state,
-      );
-      if (failed) return failed;
-      if (decision.delayMs > 0) await this.sleep(decision.delayMs, state.control.waitSignal);
-      if (state.control.ended) return { ok: false, reason: state.control.ended };
-    }
-  }
-
-  /**
-   * Stores a failed attempt as an `arbor.failover` entry: which target failed and how, what
-   * failover did, the next target (none when it gave up), the attempt's priced usage.
-   */
-  private async recordAttempt(
-    turnIndex: number,
-    attempt: number,
-    target: ModelTarget,
-    outcome: Extract<AttemptOutcome, { kind: "error" }>,
-    decision: FailoverDecision,
-  ): Promise<void> {
-    const { error } = outcome;
-    const next = decision.action === "give_up" ? undefined : this.pool.current();
-    await this.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
-      turn: turnIndex,
-      attempt,
-      ...targetRef(target),
-      kind: error.kind,
-      message: error.message,
-      action: decision.action,
-      delayMs: decision.delayMs,
-      next: next ? targetRef(next) : null,
-      usage: usageRecord(outcome.usage, target.model.info.pricing),
-    });
-  }
-
-  /**
-   * Records a failed attempt that failover moved on from ({@link recordAttempt}) and emits a
-   * `retry` event.
-   * @returns the failure when no target or no retry is left, else undefined (try again)
-   */
-  private async recordFailedAttempt(
-    turnIndex: number,
-    attempt: number,
-    target: ModelTarget,
-    outcome: Extract<AttemptOutcome, { kind: "error" }>,
-    decision: FailoverDecision,
-    state: RunState,
-  ): Promise<TurnAnswer | undefined> {
-    const { error } = outcome;
-    await this.recordAttempt(turnIndex, attempt, target, outcome, decision);
-    state.channel.push({
-      type: "retry",
-      turnIndex,
-      attempt,
-      kind: error.kind,
-      message: error.message,
-      target: targetRef(target),
-      action: decision.action,
-      delayMs: decision.delayMs,
-    });
-    if (this.pool.size === 0) {
-      return { ok: false, reason: "no_targets", message: `last error: ${error.message}` };
-    }
-    if (attempt > (this.options.maxRetries ?? 3)) {
-      return { ok: false, reason: "retries_exhausted", message: `last error: ${error.message}` };
-    }
-    return undefined;
-  }
-
-  /** The estimated prompt tokens of the next request to the current session path. */
-  private promptEstimate(): number {
-    const tools = toolDefinitions([...this.tools.values()]);
-    if (this.reportContract) tools.push(this.reportContract.definition);
-    return this.contextGuard.estimate(this.session, this.options.systemPrompt, tools);
-  }
-
-  /**
-   * Runs the context guard before a request: over the limit, it moves to a target whose
-   * window takes the prompt, or forces the final turn (also after a tool output was
-   * dropped), recording what it did as an `arbor.context-guard` entry.
-   * @returns true when it moved to another target (the caller starts the attempt again)
-   */
-  private async guardContext(
-    turnIndex: number,
-    target: ModelTarget,
-    state: RunState,
-  ): Promise<boolean> {
-    if (!this.contextGuard.enabled) return false;
-    await this.appendChain;
-    const estimate = this.promptEstimate();
-    const verdict = state.contextExhausted
-      ? {
-          action: "force_final" as const,
-          estimate,
-          limit: this.contextGuard.limitFor(target.model),
-        }
-      : this.contextGuard.check(estimate, target, this.pool.targets);
-    if (verdict.action === "send") return false;
-    if (verdict.action === "force_final" && state.finalTurn !== undefined) return false;
-    const next = verdict.action === "switch_target" ? verdict.target : target;
-    await this.session.appendCustomEntry(CONTEXT_GUARD_CUSTOM_TYPE, {
-      turn: turnIndex,
-      action: verdict.action,
-      estimate: verdict.estimate,
-      limit: verdict.limit,
-      from: targetRef(target),
-      to: targetRef(next),
-    });
-    state.channel.push({
-      type: "context_guard",
-      turnIndex,
-      action: verdict.action,
-      estimate: verdict.estimate,
-      limit: verdict.limit,
-      target: targetRef(next),
-    });
-    if (verdict.action === "switch_target") {
-      this.pool.select(verdict.target.model);
-      return true;
-    }
-    await this.announceFinalTurn(turnIndex, "context_limit", state);
-    return false;
-  }
-
-  /**
-   * Handles an answer that was not accepted: when retries are left it is moved off the path
-   * and one hidden feedback message is appended, and the turn is retried.
-   * @returns the failure once retries are exhausted, else undefined (retry)
-   */
-  private async rejectAnswer(
-    turnIndex: number,
-    entryId: string,
-    problems: AnswerProblem[],
-    attempt: number,
-    state: RunState,
-  ): Promise<TurnAnswer | undefined> {
-    const reportTool = this.reportContract?.toolName;
-    const kinds = problems.map((problem) => problem.kind);
-    if (attempt > (this.options.maxAnswerRetries ?? 2)) {
-      state.channel.push({ type: "answer_rejected", turnIndex, attempt, problems: kinds, entryId });
-      const first = problems[0] as AnswerProblem;
-      return {
-        ok: false,
-        reason: failureReasonOf(first),
-        message: feedbackText(problems, reportTool),
-      };
-    }
-    await this.appendChain;
-    const feedbackEntryId = await persistRejection(this.session, entryId, problems, reportTool);
-    state.channel.push({
-      type: "answer_rejected",
-      turnIndex,
-      attempt,
-      problems: kinds,
-      entryId,
-      feedbackEntryId,
-    });
-    return undefined;
-  }
-
-  /**
-   * Stores what ends a run: a delivered report is acknowledged with a `toolResult` (calls
-   * made beside it get an error result, never run); a text answer becomes the report.
-   */
-  private async recordFinalAnswer(
-    answer: Extract<TurnAnswer, { ok: true }>,
-    state: RunState,
-  ): Promise<void> {
-    const { report } = answer;
-    if (!report) {
-      state.finalReport = {
-        status: "delivered",
-        value: answer.text,
-        repaired: false,
-        entryId: answer.entryId,
-      };
-      return;
-    }
-    if (report.toolCallId !== undefined) {
-      await this.append({
-        role: "toolResult",
-        toolCallId: report.toolCallId,
-        toolName: FINAL_REPORT_TOOL_NAME,
-        content: [{ type: "text", text: "Final report received." }],
-        isError: false,
-        details: { repaired: report.repaired },
-        timestamp: this.now(),
-      });
-    }
-    for (const call of answer.skippedCalls) {
-      await this.append({
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        content: [{ type: "text", text: "Not run: the final report ended the task." }],
-        isError: true,
-        timestamp: this.now(),
-      });
-    }
-    state.finalReport = {
-      status: "delivered",
-      value: report.value,
-      repaired: report.repaired,
-      entryId: answer.entryId,
-    };
-  }
-
-  /**
-   * Opens the forced final turn once per run: a hidden instruction is appended (so the
-   * context of the final request is in the session) and `final_turn` is emitted.
-   */
-  private async announceFinalTurn(
-    turnIndex: number,
-    reason: FinalTurnReason,
-    state: RunState,
-  ): Promise<void> {
-    if (state.finalTurn !== undefined) return;
-    state.finalTurn = reason;
-    await this.appendChain;
-    await this.session.appendCustomMessageEntry(
-      FINAL_TURN_CUSTOM_TYPE,
-      finalTurnInstruction(reason, this.reportContract?.toolName),
-      false,
-      { reason },
-    );
-    state.channel.push({ type: "final_turn", turnIndex, reason });
-  }
-
-  /**
-   * The request of one attempt; a final turn offers no tools. Extensions may replace the
-   * messages (`context`) and the system prompt (for the prompt), add their tools, and see
-   * the request before it goes out.
-   */
-  private async request(
-    signal: AbortSignal,
-    finalTurn: boolean,
-    turnIndex: number,
-    target: ModelTarget,
-  ): Promise<ModelRequest> {
-    const hooks = this.extensionHooks;
-    const context = this.session.buildSessionContext();
-    const messages = hooks ? await hooks.context(context.messages) : context.messages;
-    const reportTools = this.reportContract ? [this.reportContract.definition] : [];
-    const tools = finalTurn
-      ? reportTools
-      : [
-          ...toolDefinitions([...this.tools.values()]),
-          ...(hooks?.toolDefinitions() ?? []),
-          ...reportTools,
-        ];
-    const systemPrompt = hooks ? hooks.systemPrompt : this.options.systemPrompt;
-    const request: ModelRequest = {
-      ...(systemPrompt !== undefined ? { system: systemPrompt } : {}),
-      messages: toModelMessages(messages),
-      ...(tools.length > 0 ? { tools } : {}),
-      ...(this.options.maxOutputTokens !== undefined
-        ? { maxOutputTokens: this.options.maxOutputTokens }
-        : {}),
-      ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
-      ...this.reasoning(context.thinkingLevel),
-      signal,
-    };
-    await hooks?.beforeProviderRequest(target, turnIndex, request);
-    return request;
   }
 }
 

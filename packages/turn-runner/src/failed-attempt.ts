@@ -1,0 +1,75 @@
+import type { AgentFailureReason } from "./agent-events.js";
+import { FAILOVER_CUSTOM_TYPE, type FailoverDecision } from "./failover-policy.js";
+import type { AttemptOutcome } from "./model-attempt.js";
+import type { RunState } from "./run-state.js";
+import { type ModelTarget, targetRef } from "./target-pool.js";
+import type { TurnFailure } from "./turn-answer.js";
+import type { TurnLoopPort } from "./turn-loop-port.js";
+import { usageRecord } from "./usage-record.js";
+
+/** A model attempt that ended in an error. */
+export type FailedAttemptOutcome = Extract<AttemptOutcome, { kind: "error" }>;
+
+/** One failed attempt of a turn and what failover decided about it. */
+export interface FailedAttempt {
+  turnIndex: number;
+  /** The turn's failure count, this one included. */
+  attempt: number;
+  target: ModelTarget;
+  outcome: FailedAttemptOutcome;
+  decision: FailoverDecision;
+}
+
+/**
+ * Stores a failed attempt as an `arbor.failover` entry: which target failed and how, what
+ * failover did, the next target (none when it gave up), the attempt's priced usage.
+ */
+export async function recordAttempt(agent: TurnLoopPort, failed: FailedAttempt): Promise<void> {
+  const { turnIndex, attempt, target, outcome, decision } = failed;
+  const { error } = outcome;
+  const next = decision.action === "give_up" ? undefined : agent.pool.current();
+  await agent.session.appendCustomEntry(FAILOVER_CUSTOM_TYPE, {
+    turn: turnIndex,
+    attempt,
+    ...targetRef(target),
+    kind: error.kind,
+    message: error.message,
+    action: decision.action,
+    delayMs: decision.delayMs,
+    next: next ? targetRef(next) : null,
+    usage: usageRecord(outcome.usage, target.model.info.pricing),
+  });
+}
+
+/**
+ * Records a failed attempt that failover moved on from ({@link recordAttempt}) and emits a
+ * `retry` event.
+ * @returns the failure when no target or no retry is left, else undefined (try again)
+ */
+export async function recordFailedAttempt(
+  agent: TurnLoopPort,
+  failed: FailedAttempt,
+  state: RunState,
+): Promise<TurnFailure | undefined> {
+  const { turnIndex, attempt, target, outcome, decision } = failed;
+  const { error } = outcome;
+  await recordAttempt(agent, failed);
+  state.channel.push({
+    type: "retry",
+    turnIndex,
+    attempt,
+    kind: error.kind,
+    message: error.message,
+    target: targetRef(target),
+    action: decision.action,
+    delayMs: decision.delayMs,
+  });
+  if (agent.pool.size === 0) return failure("no_targets", error.message);
+  if (attempt > (agent.options.maxRetries ?? 3)) return failure("retries_exhausted", error.message);
+  return undefined;
+}
+
+/** The failure a turn ends with once failover has run out of targets or retries. */
+function failure(reason: AgentFailureReason, lastError: string): TurnFailure {
+  return { ok: false, reason, message: `last error: ${lastError}` };
+}

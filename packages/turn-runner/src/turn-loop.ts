@@ -1,0 +1,171 @@
+import type { ImagePart } from "@arbor/providers";
+import type { AgentMessage } from "@arbor/session-store";
+import type { AgentFailureReason, AgentResult } from "./agent-events.js";
+import { FINAL_REPORT_TOOL_NAME, failedReport } from "./final-report.js";
+import { promptEstimate } from "./model-request.js";
+import { userMessageContent } from "./prompt-input.js";
+import type { RunState } from "./run-state.js";
+import { runToolCalls } from "./tool-execution.js";
+import { injectQueuedRules } from "./ttsr-interrupt.js";
+import type { AcceptedAnswer } from "./turn-answer.js";
+import { answerTurn } from "./turn-attempts.js";
+import { ruleReminderContext, type TurnLoopPort } from "./turn-loop-port.js";
+
+/**
+ * Runs one prompt to its end: stores the user message (none when `text` is undefined: a run
+ * extensions started from the session as it is), then runs turns, each one answer and its
+ * tool calls, until the model answers without tool calls, a limit is hit or the run is
+ * ended. Emits `agent_end` with the result it resolves to.
+ */
+export async function runTurns(
+  agent: TurnLoopPort,
+  text: string | undefined,
+  state: RunState,
+  images?: readonly ImagePart[],
+): Promise<AgentResult> {
+  let turns = 0;
+  await state.trace.begin({
+    "arbor.session.id": agent.session.id,
+    "arbor.session.file": agent.session.location,
+  });
+  const finish = (reason?: AgentFailureReason, message?: string): AgentResult => {
+    const result: AgentResult = {
+      success: reason === undefined,
+      finalReport:
+        reason === undefined
+          ? (state.finalReport ?? { status: "delivered", value: undefined, repaired: false })
+          : failedReport(reason, message),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(message !== undefined ? { message } : {}),
+      turns,
+      usage: state.usage,
+      cost: state.cost,
+      sessionFile: agent.session.location,
+    };
+    state.channel.push({ type: "agent_end", result });
+    return result;
+  };
+  const hooks = agent.extensionHooks;
+  await hooks?.startRun(text, agent.options.systemPrompt, state.signal, images);
+  if (text !== undefined) {
+    const message: AgentMessage = {
+      role: "user",
+      content: userMessageContent(text, images),
+      timestamp: agent.now(),
+    };
+    await (hooks ? hooks.persistMessage(message) : agent.appendMessage(message));
+  }
+  const maxTurns = agent.options.maxTurns ?? 20;
+  while (true) {
+    if (state.control.ended) return finish(state.control.ended);
+    // A stop asked for on the last allowed turn still gets its final turn.
+    if (turns >= maxTurns && !(state.control.stopRequested && state.finalTurn === undefined)) {
+      return finish("max_turns", `stopped after ${maxTurns} turns`);
+    }
+    const turnIndex = turns++;
+    state.channel.push({ type: "turn_start", turnIndex });
+    await hooks?.turnStart(turnIndex);
+    const answer = await answerTurn(agent, turnIndex, state);
+    if (!answer.ok) {
+      state.channel.push({ type: "turn_end", turnIndex });
+      await hooks?.turnEnd(turnIndex);
+      return finish(answer.reason, answer.message);
+    }
+    if (answer.report || answer.toolCalls.length === 0) {
+      await recordFinalAnswer(agent, answer, state);
+    }
+    if (answer.toolCalls.length > 0) {
+      const outputBudget = agent.contextGuard.toolBudget(promptEstimate(agent), agent.model);
+      const batch = await runToolCalls(
+        {
+          turnIndex,
+          calls: answer.toolCalls,
+          tools: agent.tools,
+          timeoutMs: agent.options.toolTimeoutMs ?? 120_000,
+          appendMessage: (message) => agent.appendMessage(message),
+          flushAppends: () => agent.flushAppends(),
+          outputBudget,
+          now: agent.now,
+          extensions: hooks,
+        },
+        state,
+      );
+      if (outputBudget.exceeded) state.contextExhausted = true;
+      if (batch === "ended") {
+        state.channel.push({ type: "turn_end", turnIndex });
+        await hooks?.turnEnd(turnIndex);
+        return finish(state.control.ended ?? "aborted");
+      }
+    }
+    const reminders = ruleReminderContext(agent);
+    if (reminders) await injectQueuedRules(reminders, turnIndex, state);
+    state.channel.push({ type: "turn_end", turnIndex });
+    agent.options.ttsr?.onTurnEnd();
+    await hooks?.turnEnd(turnIndex);
+    // Messages extensions queued for after the turn keep the run going, so the model answers them.
+    const delivered = (await hooks?.deliverAfterTurn(answer.toolCalls.length > 0)) ?? false;
+    if ((answer.toolCalls.length === 0 && !delivered) || answer.finalTurn) {
+      await titleAfterExchange(agent, state);
+      return finish();
+    }
+  }
+}
+
+/**
+ * Stores what ends a run: a delivered report is acknowledged with a `toolResult` (calls
+ * made beside it get an error result, never run); a text answer becomes the report.
+ */
+async function recordFinalAnswer(
+  agent: TurnLoopPort,
+  answer: AcceptedAnswer,
+  state: RunState,
+): Promise<void> {
+  const { report } = answer;
+  if (!report) {
+    state.finalReport = {
+      status: "delivered",
+      value: answer.text,
+      repaired: false,
+      entryId: answer.entryId,
+    };
+    return;
+  }
+  if (report.toolCallId !== undefined) {
+    await agent.appendMessage({
+      role: "toolResult",
+      toolCallId: report.toolCallId,
+      toolName: FINAL_REPORT_TOOL_NAME,
+      content: [{ type: "text", text: "Final report received." }],
+      isError: false,
+      details: { repaired: report.repaired },
+      timestamp: agent.now(),
+    });
+  }
+  for (const call of answer.skippedCalls) {
+    await agent.appendMessage({
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: "text", text: "Not run: the final report ended the task." }],
+      isError: true,
+      timestamp: agent.now(),
+    });
+  }
+  state.finalReport = {
+    status: "delivered",
+    value: report.value,
+    repaired: report.repaired,
+    entryId: answer.entryId,
+  };
+}
+
+/** Generates the session's title after its first exchange (when asked to); never throws. */
+async function titleAfterExchange(agent: TurnLoopPort, state: RunState): Promise<void> {
+  const titled = await agent.compaction.titleAfterExchange(agent.model, state.signal);
+  if (!titled) return;
+  state.channel.push({
+    type: "title",
+    title: titled.error === undefined ? titled.title : undefined,
+    ...(titled.error !== undefined ? { error: String(titled.error) } : {}),
+  });
+}
