@@ -19,7 +19,8 @@ export function piOpenContext(path) {
 
 /**
  * Times open + context over a set of files (summed per run), Arbor on the originals and pi
- * on copies, and checks both give contexts of the same length.
+ * on copies, and checks both give contexts of the same length. `pairedRatios` holds pi / Arbor
+ * of each round.
  * @param {{ arborFiles: string[], piFiles: string[], runs: number, warmup?: number }} options
  */
 export async function measureOpenContext({ arborFiles, piFiles, runs, warmup = 1 }) {
@@ -39,5 +40,8 @@ export async function measureOpenContext({ arborFiles, piFiles, runs, warmup = 1
     },
     { runs, warmup },
   );
-  return { arborMs: median(times.arbor), piMs: median(times.pi), mismatches };
+  // The two sides of a round ran back to back, so their ratio shows how much the machine's
+  // load moved the comparison from round to round.
+  const pairedRatios = times.pi.map((piMs, i) => piMs / times.arbor[i]);
+  return { arborMs: median(times.arbor), piMs: median(times.pi), pairedRatios, mismatches };
 }

@@ -50,11 +50,13 @@ async function openCase(name, files, runs) {
   const result = await measureOpenContext({ arborFiles: files, piFiles: piCopies(files), runs });
   for (const mismatch of result.mismatches) notes.push(`context length differs: ${mismatch}`);
   const ratio = result.piMs / result.arborMs;
+  const paired = result.pairedRatios;
   timingRows.push([
     name,
     formatMs(result.arborMs),
     formatMs(result.piMs),
     formatRatio(ratio),
+    `${formatRatio(Math.min(...paired))}–${formatRatio(Math.max(...paired))}`,
     String(runs),
   ]);
   return { ...result, ratio };
@@ -229,6 +231,7 @@ if (selected.has("listing")) {
     formatMs(median(cold.times)),
     formatMs(piMs),
     formatRatio(piMs / median(cold.times)),
+    "—",
     "3",
   ]);
   const warmMs = median(warm.times);
@@ -237,6 +240,7 @@ if (selected.has("listing")) {
     formatMs(warmMs),
     formatMs(piMs),
     formatRatio(piMs / warmMs),
+    "—",
     "7 / 3",
   ]);
   target("listing 1,000 sessions warm < 200 ms", "< 200 ms", formatMs(warmMs), warmMs < 200);
@@ -249,8 +253,15 @@ if (selected.has("listing")) {
 }
 
 if (timingRows.length > 0) {
-  console.log("\n### Time (median; ratio = pi / Arbor, above 1× means Arbor is faster)\n");
-  console.log(markdownTable(["case", "Arbor", "pi 0.73.1", "ratio", "runs"], timingRows));
+  console.log(
+    "\n### Time (median; ratio = pi / Arbor, above 1× means Arbor is faster; paired ratios: pi / Arbor of each round, whose two runs were back to back)\n",
+  );
+  console.log(
+    markdownTable(
+      ["case", "Arbor", "pi 0.73.1", "ratio", "paired ratios (min–max)", "runs"],
+      timingRows,
+    ),
+  );
 }
 if (summaryRows.length > 0) {
   console.log("\n### Targets\n");
