@@ -59,6 +59,21 @@ describe("hostile session files", () => {
     expect(session.buildSessionContext().messages).toHaveLength(2);
   });
 
+  it("reads non-ASCII ids of long lines, indexed from their first bytes, exactly", async () => {
+    const long = (id: string, parent: string | null) =>
+      `{"type":"message","id":"${id}","parentId":${parent === null ? "null" : `"${parent}"`},"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"${"w".repeat(20_000)}"}]}}`;
+    const session = await openText(
+      `${header}
+${long("ünï-1", null)}
+${long("木-2", "ünï-1")}
+${line("ä3", "木-2")}
+`,
+    );
+    expect(session.getBranch().map((e) => e.id)).toEqual(["ünï-1", "木-2", "ä3"]);
+    expect(session.getChildren("ünï-1").map((e) => e.id)).toEqual(["木-2"]);
+    expect(session.verify()).toEqual([]);
+  });
+
   it("builds a compacted context without reading the lines the compaction replaced", async () => {
     const big = (id: string, parent: string | null, body: string) =>
       `{"type":"message","id":"${id}","parentId":${parent === null ? "null" : `"${parent}"`},"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"${body}"}]}}`;

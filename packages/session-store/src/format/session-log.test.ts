@@ -51,20 +51,33 @@ describe("parseSessionLog decoding", () => {
     fc.string({ unit: "grapheme", minLength: 6000, maxLength: 7000 }),
   );
 
-  it("reads every text back exactly, ASCII or not, short line or long", () => {
+  it("reads every text and id back exactly, ASCII or not, short line or long", () => {
+    const lineArb = fc.record({
+      text: textArb,
+      // Ids and roles of long lines are read from the line's first bytes, unparsed.
+      name: fc.oneof(fc.constant(""), fc.string({ unit: "grapheme", maxLength: 4 })),
+    });
     fc.assert(
-      fc.property(fc.array(textArb, { minLength: 1, maxLength: 6 }), (texts) => {
-        const lines = texts.map((text, i) =>
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 6 }), (specs) => {
+        const texts = specs.map((spec) => spec.text);
+        const ids = specs.map((spec, i) => `m${i}${spec.name}`);
+        const lines = specs.map((spec, i) =>
           JSON.stringify({
             ...base,
-            id: `m${i}`,
-            parentId: i === 0 ? null : `m${i - 1}`,
-            message: { role: "user", content: text },
+            id: ids[i],
+            parentId: i === 0 ? null : ids[i - 1],
+            message: { role: `user${spec.name}`, content: spec.text },
           }),
         );
         const bytes = Buffer.from(`${[header, ...lines].join("\n")}\n`, "utf8");
         const log = parseSessionLog(bytes, "decode.jsonl", () => "unused");
         expect(log.problems).toEqual([]);
+        expect(log.records.map((record) => [record.id, record.parentId])).toEqual(
+          ids.map((id, i) => [id, i === 0 ? null : ids[i - 1]]),
+        );
+        for (const [i, record] of log.records.entries()) {
+          if (record.role !== undefined) expect(record.role).toBe(`user${specs[i]?.name}`);
+        }
         const contents = log.records.map((record) => {
           const entry = materializeRecord(record);
           return typeof entry === "string"

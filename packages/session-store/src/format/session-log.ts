@@ -358,7 +358,9 @@ function lineReader(buffer: Buffer): LineReader {
       }
       return true;
     },
-    prefix: (start, length) => buffer.toString("latin1", start, start + length),
+    // UTF-8: an id or role outside ASCII must read as the parsed line would give it. A
+    // character cut at the end spoils only the end, past the fields the prefix is read for.
+    prefix: (start, length) => buffer.toString("utf8", start, start + length),
     text: (start, end) => buffer.toString("utf8", start, end),
     raw: (start, end) => buffer.subarray(start, end),
     byteOffset: (position) => position,
