@@ -1,4 +1,4 @@
-import type { ExtensionRunner } from "@arbor/extensions-api";
+import { type ExtensionErrorEvent, ExtensionRunner } from "@arbor/extensions-api";
 import type { Model, ReasoningLevel } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
 import { TtsrManager, type TtsrRule } from "@arbor/ttsr";
@@ -15,6 +15,26 @@ export interface ProjectRules {
 /** Loads the stream rules of the project and of the user's home directory. */
 export function loadProjectRules(projectRoot: string, homeDir: string): Promise<ProjectRules> {
   return loadRules({ projectRoot, homeDir });
+}
+
+/**
+ * Loads the extensions of the project (`.arbor/extensions/`), of the user's home and of
+ * npm packages the project depends on. A failing extension is reported through `onError`
+ * and skipped; the others load.
+ */
+export async function loadProjectExtensions(
+  projectRoot: string,
+  homeDir: string,
+  onError: (message: string) => void,
+): Promise<ExtensionRunner> {
+  const extensions = new ExtensionRunner({
+    cwd: projectRoot,
+    homeDir,
+    onError: (event: ExtensionErrorEvent) =>
+      onError(`extension ${event.extensionName}: ${event.error}`),
+  });
+  await extensions.loadAll();
+  return extensions;
 }
 
 /** What {@link createAgent} builds an agent from. */

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "@arbor/turn-runner";
-import { createAgent, loadProjectRules } from "../agent/agent-factory.js";
+import { createAgent, loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
@@ -47,9 +47,17 @@ export async function runCommand(context: CliContext): Promise<number> {
     });
   }
   const session = await openChosenSession(paths, io.cwd, args);
+  const resumed = session.getEntries().length > 0;
   try {
     const rules = await loadProjectRules(io.cwd, paths.home);
+    for (const warning of rules.warnings) {
+      io.stderr.write(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
+    }
+    const extensions = await loadProjectExtensions(io.cwd, paths.home, (message) =>
+      io.stderr.write(`[${message}]\n`),
+    );
     const { agent } = createAgent({
+      extensions,
       session,
       model: selection.model,
       rules: rules.rules,
@@ -61,6 +69,7 @@ export async function runCommand(context: CliContext): Promise<number> {
         ? { systemPrompt: selection.config.systemPrompt }
         : {}),
     });
+    await agent.extensions?.start(resumed ? "resume" : "startup");
     const onSigint = () => agent.abort();
     process.once("SIGINT", onSigint);
     const run = agent.prompt(prompt);
@@ -82,6 +91,8 @@ export async function runCommand(context: CliContext): Promise<number> {
       process.removeListener("SIGINT", onSigint);
     }
     const result = await run.result;
+    // Extensions hear of the end (session_shutdown) and finish runs they started.
+    await agent.shutdown();
     if (!args.json && !endedWithNewline) io.stdout.write("\n");
     if (args.json) {
       const output = {

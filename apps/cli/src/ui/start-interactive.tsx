@@ -1,9 +1,8 @@
-import { ExtensionRunner } from "@arbor/extensions-api";
 import { REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
 import { listSessions } from "@arbor/session-store";
 import { render } from "ink";
-import { loadProjectRules } from "../agent/agent-factory.js";
+import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { createModel } from "../agent/model-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
 import { type CliContext, selectModel } from "../cli-context.js";
@@ -54,12 +53,9 @@ export async function startInteractive(context: CliContext): Promise<number> {
   let reportExtensionError = (message: string) => {
     extensionErrors.push(message);
   };
-  const extensions = new ExtensionRunner({
-    cwd: io.cwd,
-    homeDir: paths.home,
-    onError: (event) => reportExtensionError(`extension ${event.extensionName}: ${event.error}`),
-  });
-  await extensions.loadAll();
+  const extensions = await loadProjectExtensions(io.cwd, paths.home, (message) =>
+    reportExtensionError(message),
+  );
   const controller = new ChatController({
     session,
     models,

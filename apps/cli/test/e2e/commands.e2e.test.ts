@@ -12,6 +12,7 @@ import { runArbor } from "./run-binary.js";
 let server: FakeProviderServer;
 let sandbox: Sandbox;
 let ruleAttempts = 0;
+let secretAttempts = 0;
 
 beforeAll(async () => {
   server = await startRoutedServer({
@@ -20,6 +21,14 @@ beforeAll(async () => {
       "first question": "answer one",
       "second question": "answer two",
       "bad key": { error: { kind: "auth_error", message: "invalid api key" } },
+      "read the secrets": () => {
+        secretAttempts += 1;
+        return secretAttempts === 1
+          ? {
+              blocks: [{ type: "toolCall", name: "read_file", arguments: { path: "secrets.env" } }],
+            }
+          : "I may not read that file.";
+      },
       "print a greeting": () => {
         ruleAttempts += 1;
         return ruleAttempts === 1
@@ -180,6 +189,53 @@ describe("arbor run", () => {
     const session = await sandbox.openLatestSession();
     expect(session.getEntries().some((entry) => isEntryOfType(entry, "ttsr_injection"))).toBe(true);
     expect(JSON.stringify(session.getLeafEntry())).toContain("logger.info");
+  });
+
+  it("loads the project's extensions: a guard blocks a tool call and the model is told why", async () => {
+    secretAttempts = 0;
+    await mkdir(join(sandbox.project, ".arbor", "extensions"), { recursive: true });
+    await writeFile(
+      join(sandbox.project, ".arbor", "extensions", "guard.ts"),
+      [
+        "type Handler = (event: { toolName: string; input: Record<string, unknown> }) => unknown;",
+        "export default function guard(arbor: { on(event: string, handler: Handler): void }) {",
+        '  arbor.on("tool_call", (event) =>',
+        '    event.toolName === "read_file" && String(event.input.path).includes("secrets")',
+        '      ? { block: true, reason: "Blocked by guard: secrets stay private." }',
+        "      : undefined,",
+        "  );",
+        "}",
+      ].join("\n"),
+    );
+    await writeFile(join(sandbox.project, "secrets.env"), "TOKEN=hunter2\n");
+    const result = await arbor(["run", "read the secrets"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("I may not read that file.\n");
+    const session = await sandbox.openLatestSession();
+    const toolResult = session
+      .getEntries()
+      .find((entry) => isEntryOfType(entry, "message") && entry.message.role === "toolResult");
+    expect(toolResult).toMatchObject({
+      message: {
+        toolName: "read_file",
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining("Blocked by guard") }],
+      },
+    });
+    expect(JSON.stringify(session.getEntries())).not.toContain("hunter2");
+  });
+
+  it("names an extension that fails to load on stderr and answers without it", async () => {
+    await mkdir(join(sandbox.project, ".arbor", "extensions"), { recursive: true });
+    await writeFile(
+      join(sandbox.project, ".arbor", "extensions", "broken.ts"),
+      'throw new Error("boom at load");\nexport default () => {};\n',
+    );
+    const result = await arbor(["run", "first question"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("answer one\n");
+    expect(result.stderr).toMatch(/^\[extension [^\]]*broken[^\]]*boom at load[^\]]*\]\n$/);
   });
 
   it("needs a prompt", async () => {
