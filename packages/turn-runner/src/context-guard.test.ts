@@ -1,28 +1,10 @@
-import { modelInfoSchema } from "@arbor/providers";
-import {
-  SCRIPTED_MODEL_INFO,
-  ScriptedModel,
-  type ScriptedResponseInput,
-} from "@arbor/providers/test";
 import type { CustomEntry } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { drain, label, memorySession, messageOf } from "../test/factories.js";
+import { drain, label, memorySession, messageOf, windowed } from "../test/factories.js";
 import { AgentSession } from "./agent-session.js";
 import { defineTool } from "./agent-tool.js";
 import { CONTEXT_GUARD_CUSTOM_TYPE, ContextGuard, ToolOutputBudget } from "./context-guard.js";
-
-/** A scripted model with its own window: limit = window − 500 (buffer) − 500 (output). */
-function windowed(provider: string, contextWindow: number, responses: ScriptedResponseInput[]) {
-  const info = modelInfoSchema.parse({
-    ...SCRIPTED_MODEL_INFO,
-    provider,
-    id: `${provider}-model`,
-    contextWindow,
-    maxOutputTokens: 500,
-  });
-  return new ScriptedModel({ responses, info });
-}
 
 const guard = { bufferTokens: 500 };
 const words = (tokens: number) => "abcd".repeat(tokens);

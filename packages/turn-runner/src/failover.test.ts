@@ -1,9 +1,5 @@
 import { type Model, type ModelEvent, modelInfoSchema } from "@arbor/providers";
-import {
-  SCRIPTED_MODEL_INFO,
-  ScriptedModel,
-  type ScriptedResponseInput,
-} from "@arbor/providers/test";
+import { SCRIPTED_MODEL_INFO } from "@arbor/providers/test";
 import type { CustomEntry } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,6 +9,7 @@ import {
   recordingSleep,
   scripted,
   shape,
+  windowed,
 } from "../test/factories.js";
 import { AgentSession } from "./agent-session.js";
 import { classifyModelError, FAILOVER_CUSTOM_TYPE } from "./failover-policy.js";
@@ -236,18 +233,6 @@ describe("AgentSession: retries and failover", () => {
     });
   });
 });
-
-/** A scripted model with its own context window. */
-function windowed(provider: string, contextWindow: number, responses: ScriptedResponseInput[]) {
-  const info = modelInfoSchema.parse({
-    ...SCRIPTED_MODEL_INFO,
-    provider,
-    id: `${provider}-model`,
-    contextWindow,
-    maxOutputTokens: 500,
-  });
-  return new ScriptedModel({ responses, info });
-}
 
 describe("AgentSession: context_overflow", () => {
   const overflow = { error: { kind: "context_overflow", message: "prompt is too long" } } as const;

@@ -18,6 +18,25 @@ export function scripted(provider: string, responses: ScriptedResponseInput[]): 
   return new ScriptedModel({ responses, info });
 }
 
+/**
+ * A scripted model with its own context window (and 500 output tokens), for the context
+ * guard and overflow failover: the guard's limit is window − 500 (buffer) − 500 (output).
+ */
+export function windowed(
+  provider: string,
+  contextWindow: number,
+  responses: ScriptedResponseInput[],
+): ScriptedModel {
+  const info: ModelInfo = modelInfoSchema.parse({
+    ...SCRIPTED_MODEL_INFO,
+    provider,
+    id: `${provider}-model`,
+    contextWindow,
+    maxOutputTokens: 500,
+  });
+  return new ScriptedModel({ responses, info });
+}
+
 /** A new in-memory session with deterministic ids. */
 export async function memorySession(): Promise<Session> {
   let next = 0;
