@@ -15,6 +15,6 @@ describe("resolveArborPaths", () => {
     const paths = resolveArborPaths({ HOME: "/home/ada", ARBOR_HOME: "/tmp/arbor-test" });
     expect(paths.home).toBe("/home/ada");
     expect(paths.configFile).toBe("/tmp/arbor-test/config.json");
-    expect(sessionDirFor(paths, "/work/proj")).toBe("/tmp/arbor-test/sessions/--work-proj--");
+    expect(sessionDirFor(paths, "/srv/proj")).toBe("/tmp/arbor-test/sessions/--srv-proj--");
   });
 });

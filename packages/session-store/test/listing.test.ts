@@ -79,20 +79,20 @@ describe("listSessions", () => {
   });
 
   it("puts sessions in pi's per-directory layout, named by creation time and id", async () => {
-    expect(defaultSessionDir("/home/ada", "/work/arbor")).toBe(
-      join("/home/ada", ".arbor", "sessions", "--work-arbor--"),
+    expect(defaultSessionDir("/home/ada", "/srv/arbor")).toBe(
+      join("/home/ada", ".arbor", "sessions", "--srv-arbor--"),
     );
     expect(defaultSessionDir("/home/ada", "C:\\code\\app")).toBe(
       join("/home/ada", ".arbor", "sessions", "--C--code-app--"),
     );
     const home = await mkdtemp(join(tmpdir(), "arbor-home-"));
-    const dir = defaultSessionDir(home, "/work/arbor");
+    const dir = defaultSessionDir(home, "/srv/arbor");
     const createdAt = Date.parse("2026-03-04T05:06:07.089Z");
-    const session = await createSession({ dir, cwd: "/work/arbor", now: () => createdAt });
+    const session = await createSession({ dir, cwd: "/srv/arbor", now: () => createdAt });
     await session.close();
     expect(session.location).toBe(join(dir, `2026-03-04T05-06-07-089Z_${session.id}.jsonl`));
     expect(session.getHeader()).toMatchObject({
-      cwd: "/work/arbor",
+      cwd: "/srv/arbor",
       timestamp: "2026-03-04T05:06:07.089Z",
     });
     expect((await listSessions(dir)).map((info) => info.id)).toEqual([session.id]);
