@@ -128,6 +128,40 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     await finish(watched);
   });
 
+  it("keeps a tap on a sidebar row when the rows are redrawn between press and release", async () => {
+    const watched = await openWatched(browser, url);
+    const page = watched.page;
+    // A message on another branch, so picking it changes the path shown.
+    const onPath = new Set(pathIds(data, data.leafId as string));
+    const target = [...data.entries]
+      .reverse()
+      .find((e) => !onPath.has(e.id) && e.type === "message")?.id as string;
+    const row = await findTreeRow(page, target);
+    const frames = () =>
+      page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+    await frames(); // the scrolls that brought the row into view have been drawn
+    // A scroll that keeps the visible slice redraws nothing: the pressed row stays in place.
+    const kept = await row.evaluate(async (node) => {
+      const scroller = node.closest(".tree-scroll") as HTMLElement;
+      scroller.dispatchEvent(new Event("scroll"));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return node.isConnected;
+    });
+    expect(kept).toBe(true);
+    // Rows replaced under the pointer (as a redraw does): the click lands on the list
+    // itself and still picks the pressed row.
+    await row.evaluate((node) => {
+      const list = node.parentElement as HTMLElement;
+      node.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+      list.replaceChildren(...[...list.children].map((child) => child.cloneNode(true)));
+      list.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    await expect.poll(() => pathShown(watched)).toEqual(pathIds(data, target));
+    await finish(watched);
+  });
+
   it("applies each filter to the sidebar", async () => {
     const watched = await openWatched(browser, url);
     const entries = data.entries;

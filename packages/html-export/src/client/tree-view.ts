@@ -31,6 +31,10 @@ export class TreeView {
   private readonly collapsed = new Set<number>();
   private readonly summaries: (string | undefined)[] = [];
   private frame = 0;
+  /** The slice of rows drawn last, so a scroll or resize that keeps it redraws nothing. */
+  private drawn = { first: -1, last: -1 };
+  /** The entry whose row the pointer went down on, for a click whose row was redrawn. */
+  private pressed: number | undefined;
 
   constructor(
     private readonly data: PageData,
@@ -47,6 +51,10 @@ export class TreeView {
     this.scroller.append(this.inner);
     this.element.append(this.scroller);
     this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
+    this.inner.addEventListener("pointerdown", (event) => {
+      const row = (event.target as HTMLElement).closest<HTMLElement>(".tree-row");
+      this.pressed = row ? Number(row.dataset.index) : undefined;
+    });
     this.inner.addEventListener("click", (event) => this.handleClick(event));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
   }
@@ -115,11 +123,12 @@ export class TreeView {
     this.draw();
   }
 
+  /** Redraws after a scroll or resize, once per frame, and only when the slice moved. */
   private schedule(): void {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.draw();
+      this.draw(false);
     });
   }
 
@@ -132,11 +141,18 @@ export class TreeView {
     return text;
   }
 
-  private draw(): void {
+  /**
+   * Renders the visible slice of rows. Without `always`, a slice that did not move is left
+   * alone: replacing a row between a press and its release would turn the click into one on
+   * the list itself, and the tap would be lost.
+   */
+  private draw(always = true): void {
     const top = this.scroller.scrollTop;
     const height = this.scroller.clientHeight || 600;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
     const last = Math.min(this.rows.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    if (!always && first === this.drawn.first && last === this.drawn.last) return;
+    this.drawn = { first, last };
     const fragment = document.createDocumentFragment();
     for (let row = first; row < last; row++) fragment.append(this.renderRow(row));
     this.inner.replaceChildren(fragment);
@@ -194,7 +210,12 @@ export class TreeView {
   private handleClick(event: Event): void {
     const target = event.target as HTMLElement;
     const row = target.closest<HTMLElement>(".tree-row");
-    if (!row) return;
+    if (!row) {
+      // The rows were redrawn between press and release: the click lands on the list itself.
+      // It still picks the row that was pressed.
+      if (target === this.inner && this.pressed !== undefined) this.onSelect(this.pressed);
+      return;
+    }
     const index = Number(row.dataset.index);
     if (target.classList.contains("toggle")) {
       if (!this.collapsed.delete(index)) this.collapsed.add(index);
