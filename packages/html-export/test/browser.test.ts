@@ -155,7 +155,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     await row.evaluate((node) => {
       const list = node.parentElement as HTMLElement;
       node.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
-      list.replaceChildren(...[...list.children].map((child) => child.cloneNode(true)));
+      list.replaceChildren(...Array.from(list.children, (child) => child.cloneNode(true)));
       list.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     });
     await expect.poll(() => pathShown(watched)).toEqual(pathIds(data, target));
