@@ -12,6 +12,7 @@ import {
   openWatched,
   SKIP_BROWSER,
   saveArtifact,
+  untilStill,
   type WatchedPage,
 } from "./browser.js";
 import { PI_FIXTURES, v3FixtureNames } from "./fixtures.js";
@@ -118,6 +119,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     // The fork switch on a branching entry moves to a sibling branch's newest leaf.
     const forkCard = watched.page.locator("article.entry.fork").first();
     await forkCard.scrollIntoViewIfNeeded();
+    await untilStill(watched.page, forkCard);
     const before = await forkCard.getAttribute("data-id");
     await forkCard.locator("button.fork-step").last().click();
     const shown = await pathShown(watched);
@@ -250,10 +252,11 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     expect(box?.y ?? 9999).toBeLessThan(860);
     await watched.page.screenshot({ path: `${ARTIFACTS}deep-link.png` });
 
-    await card.locator("button.copy-link").click();
-    const link = await card.locator("button.copy-link").getAttribute("data-link");
-    expect(link).toContain(`leafId=${leafId}`);
-    expect(link).toContain(`targetId=${targetId}`);
+    await untilStill(watched.page, card);
+    const copy = card.locator("button.copy-link");
+    await copy.click();
+    await expect.poll(() => copy.getAttribute("data-link")).toContain(`leafId=${leafId}`);
+    expect(await copy.getAttribute("data-link")).toContain(`targetId=${targetId}`);
     await finish(watched);
   });
 });

@@ -1,7 +1,13 @@
 /// <reference lib="dom" />
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 
 /** Debian's chromium; tests never download a browser. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -99,4 +105,19 @@ export async function findTreeRow(page: Page, id: string) {
   const row = page.locator(`.tree-row[data-id="${id}"]`);
   await row.scrollIntoViewIfNeeded();
   return row;
+}
+
+/**
+ * Resolves once `target` has kept its place for 150 ms. Cards above it fill in as they near
+ * the viewport and can shift it for a moment; a click should land where a reader aims.
+ */
+export async function untilStill(page: Page, target: Locator): Promise<void> {
+  let before = (await target.boundingBox())?.y;
+  for (let tries = 0; tries < 60; tries++) {
+    await page.waitForTimeout(150);
+    const now = (await target.boundingBox())?.y;
+    if (now === before) return;
+    before = now;
+  }
+  throw new Error("the element kept moving for 9 s");
 }
