@@ -64,6 +64,8 @@ export async function runCommand(context: CliContext): Promise<number> {
       tools: workspaceTools(io.cwd),
       projectRoot: io.cwd,
       thinking: () => configuredThinking(selection.config),
+      // As in the app: a new session is titled by the model after its first exchange.
+      generateTitle: selection.config.autoTitle ?? true,
       ...(selection.config.compaction ? { compaction: selection.config.compaction } : {}),
       ...(selection.config.systemPrompt !== undefined
         ? { systemPrompt: selection.config.systemPrompt }
