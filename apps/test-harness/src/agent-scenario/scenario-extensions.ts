@@ -1,6 +1,3 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type CommandOutcome,
   EXTENSION_EVENT_NAMES,
@@ -10,6 +7,7 @@ import {
   ExtensionRunner,
 } from "@arbor/extensions-api";
 import { z } from "zod";
+import { harnessFixturePath } from "./harness-fixture.js";
 
 /*
  * Extensions in agent scenarios. A recorder extension is always loaded first: it notes
@@ -187,16 +185,9 @@ export function extensionEventLabel(event: ExtensionEvent): string {
   }
 }
 
-/** The harness's extension fixtures, found from this module in `src/` and in `dist/` alike. */
+/** A module of the harness's extension fixtures (`fixtures/extensions/`). */
 export function extensionFixturePath(file: string): string {
-  const relative = join("fixtures", "extensions", file);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, relative))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${relative} is missing from the harness package`);
-    dir = parent;
-  }
-  return join(dir, relative);
+  return harnessFixturePath("extensions", file);
 }
 
 /**

@@ -1,20 +1,10 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { connectMcpServers, type McpConnections, type McpServerConfig } from "@arbor/turn-runner";
 import type { ScenarioMcpServer, ScenarioTool } from "./agent-scenario-schema.js";
+import { harnessFixturePath } from "./harness-fixture.js";
 
-const SERVER_SCRIPT = join("fixtures", "scripted-mcp-server.mjs");
-
-/** The harness's scripted MCP server, found from this module in `src/` and in `dist/` alike. */
+/** The harness's scripted MCP server (`fixtures/scripted-mcp-server.mjs`). */
 export function scriptedMcpServerPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, SERVER_SCRIPT))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${SERVER_SCRIPT} is missing from the harness package`);
-    dir = parent;
-  }
-  return join(dir, SERVER_SCRIPT);
+  return harnessFixturePath("scripted-mcp-server.mjs");
 }
 
 /** The JSON schema of a scenario tool's parameters, as an MCP server lists it. */
