@@ -1,7 +1,11 @@
 import type { ImagePart, Model, TextPart, ToolDefinition } from "@arbor/providers";
-import type { Session } from "@arbor/session-store";
+import {
+  estimateSessionTokens,
+  IMAGE_TOKEN_ESTIMATE,
+  type Session,
+  type TokenCounter,
+} from "@arbor/session-store";
 import { contextLimit, estimateTokens } from "./context-limit.js";
-import { countPartTokens, countSessionTokens, type TokenCounter } from "./context-tokens.js";
 import type { ModelTarget } from "./target-pool.js";
 
 /** The `customType` of the entry recording what the context guard did before a request. */
@@ -26,6 +30,17 @@ export type ContextVerdict =
   | { action: "send"; estimate: number; limit: number }
   | { action: "switch_target"; estimate: number; limit: number; target: ModelTarget }
   | { action: "force_final"; estimate: number; limit: number };
+
+/** The tokens of tool output parts: text counted with `count` (chars/4 without), images flat. */
+function countPartTokens(
+  parts: ReadonlyArray<TextPart | ImagePart>,
+  count: TokenCounter = estimateTokens,
+): number {
+  let tokens = 0;
+  for (const part of parts)
+    tokens += part.type === "text" ? count(part.text) : IMAGE_TOKEN_ESTIMATE;
+  return tokens;
+}
 
 /**
  * The budget a turn's tool outputs share. Reserving is synchronous (check and subtract in
@@ -113,7 +128,7 @@ export class ContextGuard {
     const fixed =
       (system === undefined ? 0 : count(system)) +
       (tools.length === 0 ? 0 : count(JSON.stringify(tools)));
-    return countSessionTokens(session, this.countTokens) + fixed;
+    return estimateSessionTokens(session, this.countTokens) + fixed;
   }
 
   /**

@@ -1,3 +1,4 @@
+export type { TokenCounter } from "@arbor/session-store";
 export type {
   AgentEvent,
   AgentFailureReason,
@@ -23,7 +24,6 @@ export * from "./compaction/index.js";
 export { CONTEXT_GUARD_CUSTOM_TYPE, type ContextGuardOptions } from "./context-guard.js";
 export { type ContextBudget, contextLimit, estimateTokens } from "./context-limit.js";
 export { toModelMessages } from "./context-messages.js";
-export type { TokenCounter } from "./context-tokens.js";
 export * from "./extensions/index.js";
 export {
   classifyModelError,

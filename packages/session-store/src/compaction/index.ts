@@ -24,6 +24,7 @@ export {
   estimateTextTokens,
   IMAGE_TOKEN_ESTIMATE,
   reportedUsageTokens,
+  type TokenCounter,
 } from "./token-estimate.js";
 export {
   DEFAULT_TOOL_RESULT_MAX_CHARS,

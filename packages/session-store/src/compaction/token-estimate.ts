@@ -27,11 +27,38 @@ function blockChars(block: Block): number {
   }
 }
 
+/** Counts the tokens of a text: a real tokenizer, where the caller has one. */
+export type TokenCounter = (text: string) => number;
+
+/** Counts a message's text (as {@link estimateMessageTokens} reads it) with a tokenizer. */
+function countMessageText(message: AgentMessage, count: TokenCounter): number {
+  const pieces: string[] = [];
+  let images = 0;
+  for (const value of [message.summary, message.command, message.output])
+    if (typeof value === "string") pieces.push(value);
+  const { content } = message;
+  if (typeof content === "string") pieces.push(content);
+  else if (Array.isArray(content)) {
+    for (const block of content as Block[]) {
+      if (block.type === "image") images++;
+      else if (block.type === "text" && typeof block.text === "string") pieces.push(block.text);
+      else if (block.type === "thinking" && typeof block.thinking === "string")
+        pieces.push(block.thinking);
+      else if (block.type === "toolCall")
+        pieces.push(String(block.name ?? ""), JSON.stringify(block.arguments ?? {}));
+    }
+  }
+  const text = pieces.join("\n");
+  return (text === "" ? 0 : count(text)) + images * IMAGE_TOKEN_ESTIMATE;
+}
+
 /**
  * Estimates the tokens a context message costs: its text, thinking, tool calls (name and
- * arguments) and summaries at four characters a token, images at a flat rate.
+ * arguments) and summaries at four characters a token (or counted with `count`, a real
+ * tokenizer, when given), images at a flat rate.
  */
-export function estimateMessageTokens(message: AgentMessage): number {
+export function estimateMessageTokens(message: AgentMessage, count?: TokenCounter): number {
+  if (count) return countMessageText(message, count);
   let chars = 0;
   let images = 0;
   if (typeof message.summary === "string") chars += message.summary.length;
@@ -52,9 +79,9 @@ export function estimateMessageTokens(message: AgentMessage): number {
  * Estimates the tokens an entry adds to a context: the estimate of the message it stands
  * for, or 0 for entries that are not messages (settings, labels, extension state).
  */
-export function estimateEntryTokens(entry: SessionEntry): number {
+export function estimateEntryTokens(entry: SessionEntry, count?: TokenCounter): number {
   const message = toContextMessage(entry);
-  return message ? estimateMessageTokens(message) : 0;
+  return message ? estimateMessageTokens(message, count) : 0;
 }
 
 /** The tokens a provider reported for one answer, or undefined if none were recorded. */
@@ -116,8 +143,9 @@ export interface ContextSource {
  * {@link estimateContextTokens} for a session's leaf, reading as few entries as it can:
  * it walks back from the leaf only until the latest answer with reported usage (or the
  * latest compaction), so a check before every request stays cheap on a large session.
+ * With `count` (a real tokenizer), what came after that answer is counted with it.
  */
-export function estimateSessionTokens(session: ContextSource): number {
+export function estimateSessionTokens(session: ContextSource, count?: TokenCounter): number {
   let after = 0;
   for (let id = session.getLeafId(); id !== null; ) {
     const entry = session.getEntry(id);
@@ -125,12 +153,12 @@ export function estimateSessionTokens(session: ContextSource): number {
     const message = entry.type === "message" ? toContextMessage(entry) : undefined;
     const reported = message ? reportedUsageTokens(message) : undefined;
     if (reported !== undefined) return reported + after;
-    after += estimateEntryTokens(entry);
+    after += estimateEntryTokens(entry, count);
     id = entry.parentId;
   }
   let total = 0;
   for (const message of session.buildSessionContext().messages) {
-    total += estimateMessageTokens(message);
+    total += estimateMessageTokens(message, count);
   }
   return total;
 }

@@ -88,6 +88,19 @@ describe("token estimates", () => {
     expect(estimateContextTokens(aborted)).toBe(100 + 1);
   });
 
+  it("counts with a tokenizer when one is given: what came after the reported usage", async () => {
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    expect(estimateMessageTokens(user("one two three"), words)).toBe(3);
+    const session = await Session.open(new MemorySessionStorage(), { create: true });
+    await session.appendMessage(user("a b c d e f g h"));
+    expect(estimateSessionTokens(session, words)).toBe(8);
+    await session.appendMessage(
+      assistant("y", [], { usage: { input: 5000, output: 10, cacheRead: 0, cacheWrite: 0 } }),
+    );
+    await session.appendMessage(user("four words come after"));
+    expect(estimateSessionTokens(session, words)).toBe(5010 + 4);
+  });
+
   it("gives the same estimate from a session as from its path, reading only the tail", async () => {
     const session = await Session.open(new MemorySessionStorage(), { create: true });
     await session.appendMessage(user("x".repeat(400)));
