@@ -7,20 +7,10 @@ import type {
 } from "./agent-scenario-schema.js";
 import type { AgentObservation } from "./run-agent-scenario.js";
 import { checkExtensionExpectations } from "./scenario-extensions.js";
+import { matchesSubset } from "./subset-match.js";
 import type { TreeSummary } from "./tree-summary.js";
 
 type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
-
-/** True when every key of `expected` is present in `actual` with an equal (or subset) value. */
-export function matchesSubset(expected: unknown, actual: unknown): boolean {
-  if (typeof expected !== "object" || expected === null || Array.isArray(expected)) {
-    return JSON.stringify(expected) === JSON.stringify(actual);
-  }
-  if (typeof actual !== "object" || actual === null) return false;
-  return Object.entries(expected).every(([key, value]) =>
-    matchesSubset(value, (actual as Record<string, unknown>)[key]),
-  );
-}
 
 /** Event types with runs of the same delta type collapsed to one. */
 export function collapseDeltas(types: readonly string[]): string[] {

@@ -8,6 +8,7 @@ import {
 } from "@arbor/extensions-api";
 import { z } from "zod";
 import { harnessFixturePath } from "./harness-fixture.js";
+import { matchesSubset } from "./subset-match.js";
 
 /*
  * Extensions in agent scenarios. A recorder extension is always loaded first: it notes
@@ -188,27 +189,6 @@ export function extensionEventLabel(event: ExtensionEvent): string {
 /** A module of the harness's extension fixtures (`fixtures/extensions/`). */
 export function extensionFixturePath(file: string): string {
   return harnessFixturePath("extensions", file);
-}
-
-/**
- * True when `actual` has every field of `expected` with a matching value: objects match as
- * subsets, arrays element by element (same length), anything else exactly.
- */
-function matchesSubset(expected: unknown, actual: unknown): boolean {
-  if (Array.isArray(expected)) {
-    return (
-      Array.isArray(actual) &&
-      actual.length === expected.length &&
-      expected.every((item, i) => matchesSubset(item, actual[i]))
-    );
-  }
-  if (typeof expected !== "object" || expected === null) {
-    return JSON.stringify(expected) === JSON.stringify(actual);
-  }
-  if (typeof actual !== "object" || actual === null) return false;
-  return Object.entries(expected).every(([key, value]) =>
-    matchesSubset(value, (actual as Record<string, unknown>)[key]),
-  );
 }
 
 function recorder(log: ExtensionLog) {
