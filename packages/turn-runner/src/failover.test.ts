@@ -204,7 +204,7 @@ describe("AgentSession: retries and failover", () => {
     const started = Date.now();
     for await (const event of run.events) if (event.type === "retry") agent.abort();
     const result = await run.result;
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ success: false, reason: "aborted" });
     expect(agent.running).toBe(false);
   });

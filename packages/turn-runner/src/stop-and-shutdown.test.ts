@@ -129,7 +129,7 @@ describe("AgentSession.stop()", () => {
     for await (const event of run.events) if (event.type === "retry") agent.stop();
     const result = await run.result;
 
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ success: true, turns: 1 });
     expect(model.requests[1]?.tools).toBeUndefined();
     expect(kinds(session)).toEqual([
@@ -160,7 +160,7 @@ describe("AgentSession.abort() waits", () => {
     const started = Date.now();
     for await (const event of run.events) if (event.type === "retry") agent.abort();
     expect(await run.result).toMatchObject({ success: false, reason: "aborted", turns: 1 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(model.remaining).toBe(0);
   });
 });
