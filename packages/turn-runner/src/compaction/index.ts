@@ -42,5 +42,7 @@ export {
   cleanTitle,
   createTitleGenerator,
   MAX_TITLE_WORDS,
+  MIN_TITLE_WORDS,
   type TitleGeneratorOptions,
+  titleWords,
 } from "./title-generator.js";
