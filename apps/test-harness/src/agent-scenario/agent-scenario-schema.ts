@@ -66,12 +66,17 @@ export const scenarioToolSchema = z
   .strict();
 
 /**
- * An MCP server the harness starts over stdio (its scripted MCP server), whose tools the
- * agent reaches through the real MCP client as `<name>_<tool>`.
+ * An MCP server the harness starts (its scripted MCP server), whose tools the agent reaches
+ * through the real MCP client as `<name>_<tool>`.
  */
 export const scenarioMcpServerSchema = z
   .object({
     name: z.string().min(1),
+    /**
+     * `stdio` (default): a child process on stdin and stdout. `http`: the official SDK's
+     * streamable HTTP server on a loopback port, behind a bearer token.
+     */
+    transport: z.enum(["stdio", "http"]).default("stdio"),
     /** Timeout of each call to this server's tools. */
     timeoutMs: z.number().int().positive().optional(),
     tools: z.array(scenarioToolSchema).min(1),
@@ -106,7 +111,7 @@ export const agentConfigSchema = z
     targets: z.array(agentTargetSchema).min(1),
     system: z.string().optional(),
     tools: z.array(scenarioToolSchema).default([]),
-    /** MCP servers over stdio; their tools are added after the local ones. */
+    /** MCP servers over stdio or streamable HTTP; their tools are added after the local ones. */
     mcpServers: z.array(scenarioMcpServerSchema).default([]),
     /** Inline stream rules (the `@arbor/ttsr` rule format); none means no TTSR manager. */
     rules: z.array(z.record(z.string(), z.unknown())).default([]),
