@@ -1,13 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type Durability, openSessionFile, SessionLockedError } from "../src/index.js";
+import { piFixturesDir } from "./pi-fixtures.js";
 
 const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
+const piFixture = (name: string) => join(piFixturesDir(), name);
 const tempDir = () => mkdtemp(join(tmpdir(), "arbor-durability-"));
 const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
 
@@ -206,5 +209,107 @@ describe("file storage durability", () => {
     );
     expect(await readFile(path, "utf8")).toBe(text);
     expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+});
+
+describe("a migration killed part way", () => {
+  /** pi's large v1 session four times over (about 4 MB), so the migration takes a while. */
+  async function oldFile(): Promise<string> {
+    const [header, ...entries] = (await readFile(piFixture("v1-large-session.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n");
+    return `${[header, ...entries, ...entries, ...entries, ...entries].join("\n")}\n`;
+  }
+
+  function untilLine(lines: string[], wanted: string): Promise<void> {
+    return vi.waitFor(
+      () => {
+        if (!lines.includes(wanted)) throw new Error(`no "${wanted}" yet`);
+      },
+      { timeout: 20_000, interval: 5 },
+    );
+  }
+
+  async function kill(child: ChildProcess): Promise<void> {
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    expect(child.exitCode).toBeNull(); // still running: the kill, not an exit, ends it
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  /**
+   * What a crash may leave: the old file untouched (a partial backup or temporary file
+   * beside it does not matter), or the whole new file with a whole backup. Then a writer
+   * opens it, migrates when still needed, and gets the context a crash-free migration gives.
+   */
+  const version = (text: string) => JSON.parse(text.slice(0, text.indexOf("\n"))).version;
+  // Digests keep a failure's message short: the files are megabytes.
+  const digest = (value: unknown) =>
+    createHash("sha256")
+      .update(typeof value === "string" ? value : JSON.stringify(value))
+      .digest("hex");
+
+  async function expectOldOrWhole(path: string, original: string, context: unknown) {
+    const now = await readFile(path, "utf8");
+    const migrated = now !== original;
+    if (migrated) {
+      expect(version(now)).toBe(3);
+      expect(digest(await readFile(`${path}.v1.bak`, "utf8"))).toBe(digest(original));
+    }
+    const session = await openSessionFile(path);
+    expect(session.problems).toEqual([]);
+    expect(digest(session.buildSessionContext())).toBe(digest(context));
+    await session.close();
+    expect(version(await readFile(path, "utf8"))).toBe(3);
+    expect(digest(await readFile(`${path}.v1.bak`, "utf8"))).toBe(digest(original));
+    return migrated;
+  }
+
+  async function reference(dir: string, original: string) {
+    const path = join(dir, "reference.jsonl");
+    await writeFile(path, original);
+    const started = performance.now();
+    const session = await openSessionFile(path);
+    const ms = performance.now() - started;
+    const context = session.buildSessionContext();
+    await session.close();
+    return { context, ms };
+  }
+
+  it.each([
+    ["before-backup", false],
+    ["mid-backup", false],
+    ["before-rename", false],
+    ["after-rename", true],
+  ] as const)("leaves the old file or the whole new one when killed %s", async (stage, done) => {
+    const dir = await tempDir();
+    const original = await oldFile();
+    const { context } = await reference(dir, original);
+    const path = join(dir, `${stage}.jsonl`);
+    await writeFile(path, original);
+    const { child, lines, ready } = startChild("migrate-opener.mjs", [path, stage]);
+    await ready;
+    await untilLine(lines, `at ${stage}`);
+    await kill(child);
+    expect(await expectOldOrWhole(path, original, context)).toBe(done);
+  });
+
+  it("leaves the old file or the whole new one when killed at a random moment", async () => {
+    const dir = await tempDir();
+    const original = await oldFile();
+    const { context, ms } = await reference(dir, original);
+    const outcomes = { old: 0, migrated: 0 };
+    for (let round = 0; round < 6; round++) {
+      const path = join(dir, `random-${round}.jsonl`);
+      await writeFile(path, original);
+      const { child, ready } = startChild("migrate-opener.mjs", [path]);
+      await ready;
+      // Spread over three times the time a migration takes here (the child starts cold).
+      const delay = ((round + Math.random()) / 6) * 3 * ms;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await kill(child);
+      outcomes[(await expectOldOrWhole(path, original, context)) ? "migrated" : "old"]++;
+    }
+    expect(outcomes.old + outcomes.migrated).toBe(6);
   });
 });
