@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { type Durability, openSessionFile, SessionLockedError } from "../src/index.js";
@@ -262,6 +262,11 @@ describe("a migration killed part way", () => {
     await session.close();
     expect(version(await readFile(path, "utf8"))).toBe(3);
     expect(digest(await readFile(`${path}.v1.bak`, "utf8"))).toBe(digest(original));
+    // The dead process's temporary file is gone; a half-written backup was rewritten.
+    const temps = (await readdir(dirname(path))).filter((f) =>
+      f.startsWith(`${basename(path)}.tmp-`),
+    );
+    expect(temps).toEqual([]);
     return migrated;
   }
 

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { SessionLockedError } from "../errors.js";
 
 /** Tells whether a process with this pid is alive on this machine. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

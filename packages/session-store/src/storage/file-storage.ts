@@ -7,10 +7,10 @@ import {
   readFileSync,
   writeSync,
 } from "node:fs";
-import { mkdir, open, rename, rm, truncate, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, open, readdir, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { SessionStoreError } from "../errors.js";
-import { acquireFileLock } from "./file-lock.js";
+import { acquireFileLock, isAlive } from "./file-lock.js";
 import type { Durability, SessionStorage } from "./session-storage.js";
 
 /** What an append without its own fsync resolves with: one settled promise, shared. */
@@ -140,6 +140,7 @@ export class FileSessionStorage implements SessionStorage {
   /** {@inheritDoc SessionStorage.replace} */
   async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
     await mkdir(dirname(this.location), { recursive: true });
+    await removeDeadTempFiles(this.location);
     const temp = `${this.location}.tmp-${process.pid}-${Date.now()}`;
     const handle = await open(temp, "w");
     try {
@@ -210,6 +211,22 @@ function datasync(fd: number): Promise<void> {
   return new Promise((resolve, reject) =>
     fdatasync(fd, (error) => (error ? reject(error) : resolve())),
   );
+}
+
+/**
+ * Removes the temporary files of earlier replacements of `location` whose process died
+ * before renaming them (`<file>.tmp-<pid>-<time>`); a live process's file is left alone.
+ */
+async function removeDeadTempFiles(location: string): Promise<void> {
+  const prefix = `${basename(location)}.tmp-`;
+  const names = await readdir(dirname(location)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-\d+$/.exec(name.slice(prefix.length))?.[1]);
+    if (pid && pid !== process.pid && !isAlive(pid)) {
+      await rm(join(dirname(location), name), { force: true });
+    }
+  }
 }
 
 async function syncDirectory(dir: string): Promise<void> {
