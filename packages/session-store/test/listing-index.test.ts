@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createSession,
   listSessions,
@@ -48,12 +48,16 @@ describe("a session keeps its listing index record in step", () => {
     const session = await createSession({ dir, cwd: "/p", listingIndexDelayMs: 20 });
     await session.appendMessage(user("  What   does the index hold? "));
     await session.appendMessage(assistant("Records."));
-    await sleep(150);
-    expect((await currentRecord(session)).state).toMatchObject({
-      id: session.id,
-      messageCount: 2,
-      firstUserMessage: "What   does the index hold?",
-    });
+    // Written about 20 ms after the last append; a busy machine may take longer.
+    await vi.waitFor(
+      async () =>
+        expect((await currentRecord(session)).state).toMatchObject({
+          id: session.id,
+          messageCount: 2,
+          firstUserMessage: "What   does the index hold?",
+        }),
+      { timeout: 10_000, interval: 20 },
+    );
 
     await session.setTitle("Index talk");
     expect((await currentRecord(session)).state.name).toBe("Index talk");
