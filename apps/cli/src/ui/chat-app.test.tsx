@@ -17,6 +17,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
+import { inputReady } from "./ink-input.test-util.js";
 
 const lookupTool = defineTool({
   name: "lookup",
@@ -69,7 +70,7 @@ async function setup(
       openSession={options.sessions?.open ?? (async () => session)}
     />,
   );
-  await tick();
+  await inputReady(app.stdin);
   const send = async (text: string) => {
     app.stdin.write(text);
     await tick();

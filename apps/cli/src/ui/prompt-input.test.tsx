@@ -1,5 +1,6 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
+import { inputReady } from "./ink-input.test-util.js";
 import { PromptInput } from "./prompt-input.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -8,7 +9,7 @@ describe("PromptInput", () => {
   it("sends the typed text on Enter and clears the line", async () => {
     const onSubmit = vi.fn();
     const { stdin, lastFrame } = render(<PromptInput onSubmit={onSubmit} history={[]} active />);
-    await tick();
+    await inputReady(stdin);
     stdin.write("hello");
     await tick();
     await vi.waitFor(() => expect(lastFrame()).toContain("hello"));
@@ -21,7 +22,7 @@ describe("PromptInput", () => {
   it("sends text and Enter that arrive in one chunk", async () => {
     const onSubmit = vi.fn();
     const { stdin } = render(<PromptInput onSubmit={onSubmit} history={[]} active />);
-    await tick();
+    await inputReady(stdin);
     stdin.write("/tree\r");
     await tick();
     await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledWith("/tree"));
@@ -30,7 +31,7 @@ describe("PromptInput", () => {
   it("continues on a new line after a trailing backslash, and keeps pasted lines together", async () => {
     const onSubmit = vi.fn();
     const { stdin, lastFrame } = render(<PromptInput onSubmit={onSubmit} history={[]} active />);
-    await tick();
+    await inputReady(stdin);
     stdin.write("first\\");
     await tick();
     stdin.write("\r");
@@ -53,7 +54,7 @@ describe("PromptInput", () => {
     const { stdin, lastFrame } = render(
       <PromptInput onSubmit={onSubmit} history={["one", "two"]} active />,
     );
-    await tick();
+    await inputReady(stdin);
     stdin.write("dra");
     await tick();
     stdin.write("\u001B[A");
