@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEntryOfType, openSessionFile } from "@arbor/session-store";
 import type { FakeProviderServer } from "@arbor/test-harness";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "./e2e-fixture.js";
+import { createSandbox, LOGGER_RULE, type Sandbox } from "./e2e-fixture.js";
 import { startRoutedServer } from "./routed-fake-server.js";
 import { runArbor } from "./run-binary.js";
 
@@ -190,11 +190,7 @@ describe("arbor run", () => {
 
   it("reports a stream-rule interrupt on stderr and streams the retried answer on a new line", async () => {
     ruleAttempts = 0;
-    await mkdir(join(sandbox.project, ".arbor", "rules"), { recursive: true });
-    await writeFile(
-      join(sandbox.project, ".arbor", "rules", "use-the-logger.md"),
-      '---\ncondition: "console\\\\.log"\n---\nUse the logger, never console.log.\n',
-    );
+    await sandbox.writeProjectFile(LOGGER_RULE.path, LOGGER_RULE.text);
     const result = await arbor(["run", "print a greeting"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("[stream rule use-the-logger: answer restarted with a reminder]\n");
@@ -209,9 +205,8 @@ describe("arbor run", () => {
 
   it("loads the project's extensions: a guard blocks a tool call and the model is told why", async () => {
     secretAttempts = 0;
-    await mkdir(join(sandbox.project, ".arbor", "extensions"), { recursive: true });
-    await writeFile(
-      join(sandbox.project, ".arbor", "extensions", "guard.ts"),
+    await sandbox.writeProjectFile(
+      join(".arbor", "extensions", "guard.ts"),
       [
         "type Handler = (event: { toolName: string; input: Record<string, unknown> }) => unknown;",
         "export default function guard(arbor: { on(event: string, handler: Handler): void }) {",
@@ -223,7 +218,7 @@ describe("arbor run", () => {
         "}",
       ].join("\n"),
     );
-    await writeFile(join(sandbox.project, "secrets.env"), "TOKEN=hunter2\n");
+    await sandbox.writeProjectFile("secrets.env", "TOKEN=hunter2\n");
     const result = await arbor(["run", "read the secrets"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -243,9 +238,8 @@ describe("arbor run", () => {
   });
 
   it("names an extension that fails to load on stderr and answers without it", async () => {
-    await mkdir(join(sandbox.project, ".arbor", "extensions"), { recursive: true });
-    await writeFile(
-      join(sandbox.project, ".arbor", "extensions", "broken.ts"),
+    await sandbox.writeProjectFile(
+      join(".arbor", "extensions", "broken.ts"),
       'throw new Error("boom at load");\nexport default () => {};\n',
     );
     const result = await arbor(["run", "first question"]);

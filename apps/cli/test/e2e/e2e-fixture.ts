@@ -1,7 +1,16 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openSessionFile, type Session } from "@arbor/session-store";
+
+/**
+ * The project stream rule the fake server's "print a greeting" answer breaks on its first
+ * attempt (it writes `console.log`).
+ */
+export const LOGGER_RULE = {
+  path: join(".arbor", "rules", "use-the-logger.md"),
+  text: '---\ncondition: "console\\\\.log"\n---\nUse the logger, never console.log.\n',
+};
 
 /** A throw-away HOME and project directory for one test. */
 export interface Sandbox {
@@ -12,6 +21,8 @@ export interface Sandbox {
   env(baseURL: string): Record<string, string>;
   /** Writes `~/.arbor/config.json` (any text, to test broken files too). */
   writeConfig(text: string): Promise<void>;
+  /** Writes a file under the project directory, creating its folders. */
+  writeProjectFile(relativePath: string, text: string): Promise<void>;
   /** Every session file under the sandbox's `~/.arbor/sessions`. */
   sessionFiles(): Promise<string[]>;
   /** Opens the only (or newest) session file read-only. */
@@ -45,6 +56,11 @@ export async function createSandbox(): Promise<Sandbox> {
     writeConfig: async (text) => {
       await mkdir(join(home, ".arbor"), { recursive: true });
       await writeFile(join(home, ".arbor", "config.json"), text);
+    },
+    writeProjectFile: async (relativePath, text) => {
+      const path = join(project, relativePath);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
     },
     sessionFiles,
     openLatestSession: async () => {

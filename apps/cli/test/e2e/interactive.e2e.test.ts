@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type AgentMessage,
@@ -8,7 +8,7 @@ import {
 } from "@arbor/session-store";
 import type { FakeProviderServer } from "@arbor/test-harness";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "./e2e-fixture.js";
+import { createSandbox, LOGGER_RULE, type Sandbox } from "./e2e-fixture.js";
 import { startRoutedServer } from "./routed-fake-server.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -212,11 +212,7 @@ describe("arbor in a real terminal", () => {
 
   it("shows a stream-rule interrupt as a short notice and the retried answer, never an error", async () => {
     ruleAttempts = 0;
-    await mkdir(join(sandbox.project, ".arbor", "rules"), { recursive: true });
-    await writeFile(
-      join(sandbox.project, ".arbor", "rules", "use-the-logger.md"),
-      '---\ncondition: "console\\\\.log"\n---\nUse the logger, never console.log.\n',
-    );
+    await sandbox.writeProjectFile(LOGGER_RULE.path, LOGGER_RULE.text);
     const terminal = startArbor();
     const screen = await ask(terminal, "print a greeting", "logger.info('hi')");
     expect(screen).toContain("Stream rule use-the-logger matched");
