@@ -89,13 +89,14 @@ export function createTitleGenerator(
       return cleanTitle(text);
     };
     let title = await ask();
+    let count = titleWords(title).length;
     // A longer title was cut above; a shorter one gets one more request naming the problem.
-    if (titleWords(title).length < MIN_TITLE_WORDS) {
+    if (count < MIN_TITLE_WORDS) {
       title = await ask(
-        `Your last title, "${title}", has ${titleWords(title).length} word(s); give ${MIN_TITLE_WORDS} to ${MAX_TITLE_WORDS}.`,
+        `Your last title, "${title}", has ${count} word(s); give ${MIN_TITLE_WORDS} to ${MAX_TITLE_WORDS}.`,
       );
+      count = titleWords(title).length;
     }
-    const count = titleWords(title).length;
     if (count < MIN_TITLE_WORDS) {
       throw new Error(
         title
