@@ -13,6 +13,8 @@ export type AnswerProblem =
   | { kind: "empty" }
   | { kind: "report_invalid"; issues: string[] }
   | { kind: "report_missing" }
+  /** The report is valid and kept (locked); these required metadata blocks are not. */
+  | { kind: "meta_missing"; missing: string[]; issues: string[] }
   | { kind: "tools_unavailable"; toolNames: string[] };
 
 export type { AnswerProblemKind };
@@ -52,6 +54,7 @@ const IMPORTANCE: readonly AnswerProblemKind[] = [
   "empty",
   "report_invalid",
   "report_missing",
+  "meta_missing",
   "tools_unavailable",
 ];
 
@@ -131,6 +134,8 @@ function reasonText(problem: AnswerProblem, reportTool: string | undefined): str
       return `The ${reportTool} call was rejected (${problem.issues.join("; ")}). Call ${reportTool} again with a report that matches its schema.`;
     case "report_missing":
       return `This task must end with a call to the ${reportTool} tool carrying the whole report; a plain-text answer does not count.`;
+    case "meta_missing":
+      return `Your final report is received and kept; do not send it again. Call the final_meta tool now with only the missing metadata: ${problem.missing.join(", ")}${problem.issues.length > 0 ? ` (${problem.issues.join("; ")})` : ""}.`;
     case "tools_unavailable":
       return reportTool !== undefined
         ? `No tool but ${reportTool} can be used now (you called ${problem.toolNames.join(", ")}).`
@@ -154,6 +159,8 @@ export function failureReasonOf(problem: AnswerProblem): AgentFailureReason {
       return "final_report_invalid";
     case "report_missing":
       return "final_report_missing";
+    case "meta_missing":
+      return "final_meta_missing";
     case "tools_unavailable":
       return "tool_calls_in_final_turn";
   }

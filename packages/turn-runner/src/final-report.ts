@@ -30,6 +30,8 @@ const FAILURE_MESSAGES: Record<AgentFailureReason, string> = {
   final_report_invalid: "The model's final reports did not match the output schema.",
   tool_calls_in_final_turn: "The model kept calling tools in its final turn.",
   refused: "The model refused to answer.",
+  final_meta_missing:
+    "The model never delivered the metadata extensions require beside the final report.",
 };
 
 /** The failure report of a run that ended without a valid final report. */

@@ -9,6 +9,11 @@ export const deliveredReportSchema = z.object({
   repaired: z.boolean(),
   /** The stored answer that carried it. */
   entryId: z.string().optional(),
+  /**
+   * The metadata blocks extensions required beside the report (`requireFinalMeta`), by
+   * block name; absent when none was required.
+   */
+  meta: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The report the runner writes when no valid report came. */

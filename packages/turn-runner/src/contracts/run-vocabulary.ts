@@ -20,6 +20,11 @@ export const agentFailureReasonSchema = z.enum([
   "tool_calls_in_final_turn",
   /** The model refused (a `refusal` stop reason) a run that must end in a final report. */
   "refused",
+  /**
+   * The final report was valid but the metadata blocks extensions require beside it
+   * (`requireFinalMeta`) kept being missing or invalid.
+   */
+  "final_meta_missing",
 ]);
 /** Why a run ended without success. */
 export type AgentFailureReason = z.infer<typeof agentFailureReasonSchema>;
@@ -63,6 +68,8 @@ export const answerProblemKindSchema = z.enum([
   "empty",
   "report_invalid",
   "report_missing",
+  /** The report was accepted (and locked) but required metadata blocks were missing or invalid. */
+  "meta_missing",
   "tools_unavailable",
 ]);
 /** The kind of problem that got an answer rejected. */
