@@ -5,6 +5,7 @@ import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
 import type { ContextGuardOptions } from "./context-guard.js";
+import type { AncestryOptions } from "./contracts/index.js";
 import type { ModelErrorHandling } from "./failover-policy.js";
 import type { OutputSchema } from "./final-report.js";
 import type { TelemetryOptions } from "./run-trace.js";
@@ -102,6 +103,14 @@ export interface AgentSessionOptions {
    * `@opentelemetry/api` when it is installed (no-op without a registered SDK).
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Where the agent's runs sit among the runs of one request: `originId` (the run the
+   * request started with; default each run's own id), `parentId` (the run that started
+   * this agent, for sub-agents and server runs) and `agentPath` (agent names joined by `:`,
+   * such as `main:researcher`; default `main`). Every event, accounting record and span of
+   * a run carries them with the run's and the session's id.
+   */
+  ancestry?: AncestryOptions;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

@@ -16,6 +16,7 @@ import {
   type AgentRun,
   InvalidAgentOptionsError,
   InvalidThinkingLevelError,
+  runAncestry,
 } from "./contracts/index.js";
 import { AgentExtensions } from "./extensions/agent-extensions.js";
 import { extensionCompactionHooks } from "./extensions/compaction-hooks.js";
@@ -171,10 +172,13 @@ export class AgentSession {
       );
     }
     const control = new RunControl();
-    const trace = new RunTrace(this.options.host.telemetry);
+    const ancestry = Object.freeze(
+      runAncestry(this.options.host.ancestry, this.options.seams.generateRunId(), this.session.id),
+    );
+    const trace = new RunTrace(ancestry, this.options.host.telemetry);
     this.control = control;
     const state: RunState = {
-      channel: new RunEvents(this.options.seams.generateRunId(), (event) => trace.observe(event)),
+      channel: new RunEvents(ancestry, (event) => trace.observe(event)),
       trace,
       control,
       signal: control.signal,

@@ -12,6 +12,8 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   return seen;
 }
 
+const ancestry = { runId: "r", sessionId: "s", originId: "r", agentPath: "main" };
+
 const call = (id: string) => ({ type: "toolCall" as const, id, name: "gate", arguments: {} });
 
 /** A run held open inside a tool until `release()`, so subscribers can join mid-run. */
@@ -119,6 +121,7 @@ describe("a run's events as a multicast stream", () => {
       type: "agent_end",
       runId: run.runId,
       seq: first.length,
+      ancestry: first[0]?.ancestry,
       result,
     });
     // The original `events` iterable still has every event too.
@@ -145,17 +148,19 @@ describe("a run's events as a multicast stream", () => {
 
 describe("RunEvents", () => {
   it("wakes a subscriber waiting past the end only once its next event exists", async () => {
-    const events = new RunEvents("r");
+    const events = new RunEvents(ancestry);
     events.push({ type: "turn_start", turnIndex: 0 });
     const ahead = collect(events.subscribe({ afterSeq: 2 }));
     events.push({ type: "turn_end", turnIndex: 0 });
     events.push({ type: "turn_start", turnIndex: 1 });
     events.close();
-    expect(await ahead).toEqual([{ runId: "r", seq: 3, type: "turn_start", turnIndex: 1 }]);
+    expect(await ahead).toEqual([
+      { runId: "r", seq: 3, ancestry, type: "turn_start", turnIndex: 1 },
+    ]);
   });
 
   it("stops a subscriber that returns early without disturbing the others", async () => {
-    const events = new RunEvents("r");
+    const events = new RunEvents(ancestry);
     const quitter = events.subscribe()[Symbol.asyncIterator]();
     const stayer = collect(events.subscribe());
     events.push({ type: "turn_start", turnIndex: 0 });
@@ -168,7 +173,7 @@ describe("RunEvents", () => {
   });
 
   it("ignores pushes after close, so no event follows agent_end", async () => {
-    const events = new RunEvents("r");
+    const events = new RunEvents(ancestry);
     events.push({ type: "turn_start", turnIndex: 0 });
     events.close();
     events.push({ type: "turn_end", turnIndex: 0 });

@@ -2,12 +2,14 @@ import {
   type AgentEvent,
   type AgentEventPayload,
   InvalidSubscriptionError,
+  type RunAncestry,
   type SubscribeOptions,
 } from "./contracts/index.js";
 
 /**
  * The events of one run as a multicast log: the loop pushes payloads without waiting, each
- * is stamped with the run's id and the next sequence number (1, 2, 3, …) and kept, and any
+ * is stamped with the run's id, the next sequence number (1, 2, 3, …) and the run's
+ * ancestry and kept, and any
  * number of subscribers read it from a sequence number of their choice — the missed
  * events first, then new ones as they come — until the run closes it.
  *
@@ -21,13 +23,18 @@ export class RunEvents {
   #closed = false;
 
   /**
-   * @param runId - stamped on every event
+   * @param ancestry - stamped on every event, with its `runId` as the event's `runId`
    * @param observe - sees every event as it is pushed (before any reader), e.g. for tracing
    */
   constructor(
-    readonly runId: string,
+    readonly ancestry: RunAncestry,
     private readonly observe?: (event: AgentEvent) => void,
   ) {}
+
+  /** The id of the run, stamped on every event. */
+  get runId(): string {
+    return this.ancestry.runId;
+  }
 
   /** How many events were pushed (the `seq` of the last one). */
   get lastSeq(): number {
@@ -39,10 +46,19 @@ export class RunEvents {
     return this.#closed;
   }
 
-  /** Stamps a payload with the run id and the next `seq`, keeps it and wakes the subscribers. */
+  /**
+   * Stamps a payload with the run id, the next `seq` and the ancestry, keeps it and wakes
+   * the subscribers.
+   */
   push(payload: AgentEventPayload): void {
     if (this.#closed) return;
-    const event = { runId: this.runId, seq: this.#log.length + 1, ...payload } as AgentEvent;
+    const { ancestry } = this;
+    const event = {
+      runId: ancestry.runId,
+      seq: this.#log.length + 1,
+      ancestry,
+      ...payload,
+    } as AgentEvent;
     this.observe?.(event);
     this.#log.push(event);
     this.#wake();

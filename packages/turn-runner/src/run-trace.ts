@@ -1,5 +1,5 @@
 import type * as Otel from "@opentelemetry/api";
-import type { AgentEvent } from "./contracts/index.js";
+import type { AgentEvent, RunAncestry } from "./contracts/index.js";
 import type { ModelTarget } from "./target-pool.js";
 
 type OtelApi = typeof Otel;
@@ -32,6 +32,20 @@ const TRACER_NAME = "@arbor/turn-runner";
 
 let loading: Promise<OtelApi | undefined> | undefined;
 
+/**
+ * The ancestry attributes every span of a run carries: `arbor.run.id`, `arbor.session.id`,
+ * `arbor.origin.id`, `arbor.parent.id` (only for a run with a parent) and `arbor.agent.path`.
+ */
+export function ancestryAttributes(ancestry: RunAncestry): Attributes {
+  return {
+    "arbor.run.id": ancestry.runId,
+    "arbor.session.id": ancestry.sessionId,
+    "arbor.origin.id": ancestry.originId,
+    ...(ancestry.parentId !== undefined ? { "arbor.parent.id": ancestry.parentId } : {}),
+    "arbor.agent.path": ancestry.agentPath,
+  };
+}
+
 /** Loads `@opentelemetry/api` once; undefined when it is not installed. */
 function loadOtel(): Promise<OtelApi | undefined> {
   loading ??= import("@opentelemetry/api").then(
@@ -45,7 +59,8 @@ function loadOtel(): Promise<OtelApi | undefined> {
  * The spans of one prompt: `arbor.prompt`, one `arbor.turn` per turn below it, and below
  * each turn a `chat <model>` span per model attempt and an `execute_tool <name>` span per
  * tool call. Retries, rejected answers, stream-rule interrupts, context-guard actions and
- * forced final turns are events on the turn's span.
+ * forced final turns are events on the turn's span. Every span carries the run's ancestry
+ * ({@link ancestryAttributes}).
  */
 export class RunTrace {
   private api: OtelApi | undefined;
@@ -53,8 +68,18 @@ export class RunTrace {
   private promptSpan: Otel.Span | undefined;
   private turnSpan: Otel.Span | undefined;
   private readonly open = new Set<Otel.Span>();
+  private readonly ancestry: Attributes;
 
-  constructor(private readonly options: TelemetryOptions = {}) {}
+  /**
+   * @param ancestry - the run's ancestry, set on every span
+   * @param options - whether and where spans are recorded
+   */
+  constructor(
+    ancestry: RunAncestry,
+    private readonly options: TelemetryOptions = {},
+  ) {
+    this.ancestry = ancestryAttributes(ancestry);
+  }
 
   /** Starts the prompt's span (a child of the caller's active span, if any). */
   async begin(attributes: Attributes): Promise<void> {
@@ -111,6 +136,7 @@ export class RunTrace {
         this.promptSpan?.setAttributes({
           "arbor.result.success": result.success,
           "arbor.result.turns": result.turns,
+          "arbor.final_report.status": result.finalReport.status,
           "gen_ai.usage.input_tokens": result.usage.input,
           "gen_ai.usage.output_tokens": result.usage.output,
           "arbor.cost_usd": result.cost,
@@ -169,7 +195,11 @@ export class RunTrace {
   private start(name: string, attributes: Attributes, parent: Otel.Span | undefined): Otel.Span {
     const api = this.api as OtelApi;
     const context = parent ? api.trace.setSpan(api.context.active(), parent) : api.context.active();
-    const span = (this.tracer as Otel.Tracer).startSpan(name, { attributes }, context);
+    const span = (this.tracer as Otel.Tracer).startSpan(
+      name,
+      { attributes: { ...this.ancestry, ...attributes } },
+      context,
+    );
     this.open.add(span);
     return span;
   }

@@ -53,18 +53,23 @@ export async function memorySession(): Promise<Session> {
 }
 
 /**
- * Drains a run: every event in order (without the `runId`/`seq` envelope, checked here:
- * every event carries the run's id and the sequence 1, 2, 3, …), then the result.
+ * Drains a run: every event in order (without the `runId`/`seq`/`ancestry` envelope,
+ * checked here: every event carries the run's id, the sequence 1, 2, 3, … and the same
+ * ancestry naming the run), then the result.
  */
 export async function drain(run: AgentRun) {
   const stamped: AgentEvent[] = [];
   for await (const event of run.events) stamped.push(event);
   const result = await run.result;
-  const events = stamped.map(({ runId, seq, ...payload }, index) => {
+  const first = stamped[0]?.ancestry;
+  const events = stamped.map(({ runId, seq, ancestry, ...payload }, index) => {
     if (runId !== run.runId || seq !== index + 1) {
       throw new Error(
         `event ${index} carries run ${runId} seq ${seq}; expected ${run.runId} seq ${index + 1}`,
       );
+    }
+    if (ancestry.runId !== run.runId || JSON.stringify(ancestry) !== JSON.stringify(first)) {
+      throw new Error(`event ${index} carries ancestry ${JSON.stringify(ancestry)}`);
     }
     return payload as AgentEventPayload;
   });

@@ -1,6 +1,7 @@
 import { MODEL_ERROR_KINDS } from "@arbor/providers";
 import { z } from "zod";
 import { agentResultSchema } from "./agent-result.js";
+import { runAncestrySchema } from "./run-ancestry.js";
 import {
   answerProblemKindSchema,
   compactionReasonSchema,
@@ -10,12 +11,15 @@ import {
 } from "./run-vocabulary.js";
 
 /**
- * What every event of a run carries: the run's id and its place in the run (1, 2, 3, …),
- * so a subscriber that lost its connection can resume after the last one it saw.
+ * What every event of a run carries: the run's id, its place in the run (1, 2, 3, …), so a
+ * subscriber that lost its connection can resume after the last one it saw, and the run's
+ * ancestry (session, origin and parent runs, agent path), so events of several runs — a
+ * parent's and its sub-agents' — can be told apart in one stream.
  */
 const envelope = {
   runId: z.string(),
   seq: z.number().int().positive(),
+  ancestry: runAncestrySchema,
 };
 
 const turnIndex = z.number().int().nonnegative();
@@ -170,7 +174,8 @@ const agentEndSchema = z.object({
 
 /**
  * One event of a run, discriminated on `type` (snake_case, as plugin authors know them).
- * Every event carries `runId` and `seq`; each event of a turn carries its `turnIndex`.
+ * Every event carries `runId`, `seq` and `ancestry`; each event of a turn carries its
+ * `turnIndex`.
  *
  * @example
  * ```ts
@@ -202,11 +207,12 @@ export type AgentEvent = z.infer<typeof agentEventSchema>;
 /** The `type` of an {@link AgentEvent}. */
 export type AgentEventType = AgentEvent["type"];
 
-/** The fields of an event that say where it belongs in its run. */
-export type AgentEventEnvelope = Pick<AgentEvent, "runId" | "seq">;
+/** The fields of an event that say where it belongs: its run, its place in it, the run's ancestry. */
+export type AgentEventEnvelope = Pick<AgentEvent, "runId" | "seq" | "ancestry">;
 
 /**
- * An event as the loop emits it, before the run stamps its id and sequence number on it.
+ * An event as the loop emits it, before the run stamps its id, sequence number and ancestry
+ * on it.
  */
 export type AgentEventPayload = AgentEvent extends infer E
   ? E extends AgentEvent

@@ -36,6 +36,15 @@ export {
   finalReportSchema,
 } from "./final-report.js";
 export {
+  type AncestryOptions,
+  agentPathSchema,
+  ancestryOptionsSchema,
+  DEFAULT_AGENT_PATH,
+  type RunAncestry,
+  runAncestry,
+  runAncestrySchema,
+} from "./run-ancestry.js";
+export {
   type AgentFailureReason,
   type AnswerProblemKind,
   agentFailureReasonSchema,

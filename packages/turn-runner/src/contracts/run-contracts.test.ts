@@ -150,14 +150,19 @@ describe("run contracts", () => {
     const ok: AgentResult = { ...base, success: true, finalReport: delivered };
     expect(agentResultSchema.parse(ok)).toEqual(ok);
 
-    const event = { runId: "r", seq: 1, type: "turn_start", turnIndex: 0 };
+    const ancestry = { runId: "r", sessionId: "s", originId: "r", agentPath: "main" };
+    const event = { runId: "r", seq: 1, ancestry, type: "turn_start", turnIndex: 0 };
     expect(agentEventSchema.parse(event)).toEqual(event);
     for (const broken of [
       { ...event, runId: undefined },
       { ...event, seq: 0 },
       { ...event, seq: 1.5 },
       { ...event, type: "turn_begin" },
-      { runId: "r", seq: 2, type: "text_delta", turnIndex: 0, index: 0 },
+      { ...event, ancestry: undefined },
+      { ...event, ancestry: { ...ancestry, sessionId: "" } },
+      { ...event, ancestry: { ...ancestry, originId: undefined } },
+      { ...event, ancestry: { ...ancestry, agentPath: "main::child" } },
+      { runId: "r", seq: 2, ancestry, type: "text_delta", turnIndex: 0, index: 0 },
     ]) {
       expect(agentEventSchema.safeParse(broken).success).toBe(false);
     }

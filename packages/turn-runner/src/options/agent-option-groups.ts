@@ -6,6 +6,7 @@ import type { AgentResource } from "../agent-session-options.js";
 import type { AgentTool } from "../agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "../compaction/index.js";
 import type { ContextGuardOptions } from "../context-guard.js";
+import type { AncestryOptions } from "../contracts/index.js";
 import type { ModelErrorHandling } from "../failover-policy.js";
 import type { OutputSchema } from "../final-report.js";
 import type { TelemetryOptions } from "../run-trace.js";
@@ -68,6 +69,8 @@ export interface HostOptions {
   /** Rule paths in interrupt reminders are shown relative to it. */
   readonly projectRoot: string | undefined;
   readonly telemetry: TelemetryOptions | undefined;
+  /** Where the agent's runs sit among the runs of one request (defaults applied per run). */
+  readonly ancestry: AncestryOptions | undefined;
   /** Closed by `shutdown()`. */
   readonly resources: readonly AgentResource[];
   readonly compactionHooks: CompactionHooks | undefined;

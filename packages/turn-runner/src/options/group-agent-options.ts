@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { abortableSleep } from "../abortable-wait.js";
 import type { AgentSessionOptions } from "../agent-session-options.js";
-import { InvalidAgentOptionsError } from "../contracts/index.js";
+import { ancestryOptionsSchema, InvalidAgentOptionsError } from "../contracts/index.js";
 import { classifyModelError } from "../failover-policy.js";
 import type { AgentOptionGroups } from "./agent-option-groups.js";
 
@@ -42,6 +42,19 @@ function checkedLimits(options: AgentSessionOptions): PolicyLimits {
   );
 }
 
+/** The `ancestry` option, checked: ids without spaces, an agent path of names joined by `:`. */
+function checkedAncestry(options: AgentSessionOptions) {
+  if (options.ancestry === undefined) return undefined;
+  const parsed = ancestryOptionsSchema.safeParse(options.ancestry);
+  if (parsed.success) return Object.freeze(parsed.data);
+  const issue = parsed.error.issues[0];
+  const field = ["ancestry", ...(issue?.path ?? []).map(String)].join(".");
+  throw new InvalidAgentOptionsError(
+    field,
+    `AgentSession option \`${field}\` is invalid: ${issue?.message ?? "invalid value"}`,
+  );
+}
+
 /**
  * Groups the flat options of `AgentSession` by what they are — definition, policy,
  * session, host collaborators, seams —, applies the defaults and freezes the groups, once
@@ -57,6 +70,7 @@ export function groupAgentOptions(options: AgentSessionOptions): AgentOptionGrou
     );
   }
   const limits = checkedLimits(options);
+  const ancestry = checkedAncestry(options);
   return Object.freeze({
     definition: Object.freeze({
       targets: Object.freeze([...options.targets]),
@@ -91,6 +105,7 @@ export function groupAgentOptions(options: AgentSessionOptions): AgentOptionGrou
       ttsr: options.ttsr,
       projectRoot: options.projectRoot,
       telemetry: options.telemetry,
+      ancestry,
       resources: Object.freeze([...(options.resources ?? [])]),
       compactionHooks: options.compactionHooks,
       summarizeBranch: options.summarizeBranch,
