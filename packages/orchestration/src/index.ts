@@ -2,4 +2,4 @@ export * from "./definition/index.js";
 export * from "./errors/index.js";
 export * from "./host/index.js";
 export * from "./models/index.js";
-export { type Route, routeRequest } from "./router.js";
+export * from "./orchestration/index.js";

@@ -30,6 +30,17 @@ export const agentLimitsSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
 });
 
+const agentPathList = z
+  .array(z.string().min(1).max(4_096))
+  .max(64)
+  .refine((paths) => new Set(paths).size === paths.length, "a path is listed twice");
+
+/** Where a router may hand a request: the agent files of its destinations. */
+export const agentRouterSchema = z.strictObject({
+  /** Agent file paths (relative ones are resolved against the agent file's folder); at least one. */
+  destinations: agentPathList.min(1, "name at least one destination"),
+});
+
 /** The limits of an agent. */
 export type AgentLimits = z.output<typeof agentLimitsSchema>;
 
@@ -70,6 +81,27 @@ export const agentDefinitionSchema = z.strictObject({
   /** The JSON schema of the final report the agent must deliver. */
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   limits: agentLimitsSchema.optional(),
+  /**
+   * Agent files run in parallel before this agent, each on the original request; their
+   * answers reach this agent as tagged blocks beside the request.
+   */
+  advisors: agentPathList.optional(),
+  /** Makes the agent a router: it gets the `router__handoff-to` tool over these destinations. */
+  router: agentRouterSchema.optional(),
+  /** The agent file run after this agent (or its router chain) with the request and the response. */
+  handoff: z.string().min(1).max(4_096).optional(),
+  /** Sub-agent files, each offered as an `agent__<name>` tool that runs it to its final report. */
+  agents: agentPathList.optional(),
+  /**
+   * The JSON schema of this agent's input when it is a sub-agent (the `agent__<name>` tool's
+   * parameters); default `{ prompt: string }`.
+   */
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Wall-clock limit, in ms, of one run of this agent as a child (advisor, destination,
+   * handoff or sub-agent); past it the child is aborted and its outcome is `timed_out`.
+   */
+  timeoutMs: z.number().int().min(1).max(86_400_000).optional(),
 });
 
 /** An agent definition as written (model targets may be strings). */

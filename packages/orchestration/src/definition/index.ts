@@ -5,6 +5,7 @@ export {
   agentDefinitionSchema,
   agentLimitsSchema,
   agentNameSchema,
+  agentRouterSchema,
 } from "./agent-definition.js";
 export { MAX_YAML_ALIASES } from "./front-matter.js";
 export {

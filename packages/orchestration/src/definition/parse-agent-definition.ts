@@ -43,7 +43,8 @@ export function defineAgent(
 /**
  * Reads the text of a Markdown agent file: YAML front matter between `---` lines holds the
  * fields, the body is the system prompt. Without `name`, the file's name (less `.md`) is
- * the agent's. Relative `extensions` paths are resolved against the file's folder.
+ * the agent's. Relative paths (`extensions`, `advisors`, `router.destinations`, `handoff`,
+ * `agents`) are resolved against the file's folder.
  * @throws AgentDefinitionError naming the file, the key and the reason
  * @example
  * const agent = parseAgentMarkdown("---\nmodels: [openai/gpt-4.1]\n---\nYou review diffs.", { file: "reviewer.md" });
@@ -93,12 +94,13 @@ function nameFromFile(file: string): string | undefined {
 }
 
 function withResolvedPaths(definition: AgentDefinition, file: string): AgentDefinition {
-  if (!definition.extensions) return definition;
   const folder = dirname(resolve(file));
-  return {
-    ...definition,
-    extensions: definition.extensions.map((path) =>
-      isAbsolute(path) ? path : resolve(folder, path),
-    ),
-  };
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+  const resolved: AgentDefinition = { ...definition };
+  if (definition.extensions) resolved.extensions = definition.extensions.map(at);
+  if (definition.advisors) resolved.advisors = definition.advisors.map(at);
+  if (definition.router) resolved.router = { destinations: definition.router.destinations.map(at) };
+  if (definition.handoff !== undefined) resolved.handoff = at(definition.handoff);
+  if (definition.agents) resolved.agents = definition.agents.map(at);
+  return resolved;
 }

@@ -12,6 +12,7 @@ export const ORCHESTRATION_ERROR_CODES = [
   "unknown_provider",
   "missing_api_key",
   "invalid_host_options",
+  "child_run_refused",
 ] as const;
 
 /** One of {@link ORCHESTRATION_ERROR_CODES}. */

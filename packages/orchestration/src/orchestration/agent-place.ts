@@ -1,0 +1,78 @@
+import type { CreateStoredSessionOptions } from "@arbor/session-store";
+import type { AgentTool } from "@arbor/turn-runner";
+import { AgentHost, type AgentHostOptions } from "../host/index.js";
+import type { AgentNode } from "./agent-tree.js";
+import { ConcurrencyLimit } from "./concurrency-limit.js";
+import type { AgentPlace, OrchestrationContext } from "./orchestration-context.js";
+import { createRouterTool } from "./router-tool.js";
+import type { RunScope } from "./run-scope.js";
+import { createSubAgentTool } from "./sub-agent-tool.js";
+
+/** Where an agent opens: a new session (with its parent) or an existing one by id. */
+export type PlaceSession = { create: CreateStoredSessionOptions } | { sessionId: string };
+
+/** Who the agent is in the run. */
+export interface PlaceIdentity {
+  agentPath: string;
+  depth: number;
+  lineage: readonly string[];
+  forward: boolean;
+  scope: RunScope;
+  /** Only the root gets the app's extensions. */
+  root: boolean;
+}
+
+/** The identity of an agent in cycle detection: its file, or its name when given in code. */
+export function agentIdentity(node: AgentNode): string {
+  return node.file === "<inline>" ? `<inline>:${node.definition.name}` : node.file;
+}
+
+/**
+ * Opens an agent of the run through {@link AgentHost}: its session, the app's tools it
+ * picks, plus `router__handoff-to` for a router and an `agent__<name>` tool per sub-agent.
+ */
+export async function openAgentPlace(
+  context: OrchestrationContext,
+  node: AgentNode,
+  session: PlaceSession,
+  identity: PlaceIdentity,
+): Promise<AgentPlace> {
+  const { options } = context;
+  let place: AgentPlace | undefined;
+  const current = () => {
+    if (!place) throw new Error("the agent is not open yet");
+    return place;
+  };
+  const own: AgentTool[] = [];
+  if (node.destinations.length > 0) own.push(createRouterTool(node, current));
+  const limit = new ConcurrencyLimit(context.concurrency);
+  for (const child of node.agents) own.push(createSubAgentTool(context, child, current, limit));
+  const { definition } = node;
+  const hostOptions = {
+    store: context.store,
+    ...session,
+    definition:
+      definition.tools === undefined
+        ? definition
+        : { ...definition, tools: [...definition.tools, ...own.map((tool) => tool.name)] },
+    models: options.models,
+    tools: [...(options.tools ?? []), ...own],
+    ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(identity.root && options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.agentOptions ? { agentOptions: options.agentOptions } : {}),
+  } as AgentHostOptions;
+  const host = await AgentHost.open(hostOptions);
+  place = {
+    node,
+    host,
+    scope: identity.scope,
+    agentPath: identity.agentPath,
+    depth: identity.depth,
+    lineage: identity.lineage,
+    forward: identity.forward,
+    router: { choice: undefined },
+    running: new Set(),
+  };
+  return place;
+}

@@ -1,0 +1,159 @@
+import type { AgentResult } from "@arbor/turn-runner";
+import { ChildRunRefusedError } from "../errors/index.js";
+import type { AgentNode } from "./agent-tree.js";
+import type { ChildRole } from "./child-records.js";
+import type {
+  AgentOutcome,
+  AgentPlace,
+  ChildOutcomeReport,
+  OrchestrationContext,
+} from "./orchestration-context.js";
+import { responseText } from "./response-text.js";
+import { closeRouterTurn } from "./router-tool.js";
+import { notRunResult } from "./synthetic-result.js";
+import { composeBlocks, type PromptBlock } from "./tagged-blocks.js";
+
+const REQUEST_TAG = "original_user_request";
+
+/**
+ * Runs one agent of the orchestration on its session: its advisors in parallel on the
+ * request, then the agent on the request with their answers as tagged blocks; when it
+ * handed the request on (a router), the destination with the request and the router's
+ * message; then its handoff with the request and the response.
+ */
+export async function runPlace(
+  context: OrchestrationContext,
+  place: AgentPlace,
+  request: string,
+): Promise<AgentOutcome> {
+  const { node } = place;
+  const session = place.host.session;
+  const prompt =
+    node.advisors.length === 0 ? request : await advisedPrompt(context, place, request);
+  const own = await runOwn(context, place, prompt);
+  let outcome: AgentOutcome = {
+    result: own,
+    finalAgent: place.agentPath,
+    finalSession: own.session,
+    response: responseText(own, session),
+    own,
+  };
+  const choice = place.router.choice;
+  if (choice) {
+    await closeRouterTurn(session, choice, context.now);
+    const destination = node.destinations.find((d) => d.definition.name === choice.agent);
+    const blocks: PromptBlock[] = [{ tag: REQUEST_TAG, text: request }];
+    if (choice.message !== undefined && choice.message.trim() !== "") {
+      blocks.push({
+        tag: "router_message",
+        attributes: { from: node.definition.name },
+        text: choice.message,
+      });
+    }
+    outcome = await chained(
+      context,
+      place,
+      destination as AgentNode,
+      "destination",
+      composeBlocks(blocks, context.nonce),
+      own,
+    );
+  }
+  if (node.handoff && outcome.result.success && !place.scope.aborted && !place.scope.stopped) {
+    const blocks: PromptBlock[] = [
+      { tag: REQUEST_TAG, text: request },
+      { tag: "response", attributes: { from: outcome.finalAgent }, text: outcome.response },
+    ];
+    outcome = await chained(
+      context,
+      place,
+      node.handoff,
+      "handoff",
+      composeBlocks(blocks, context.nonce),
+      own,
+    );
+  }
+  return outcome;
+}
+
+/** Runs a destination or handoff; its answer becomes the agent's outcome. */
+async function chained(
+  context: OrchestrationContext,
+  place: AgentPlace,
+  node: AgentNode,
+  role: ChildRole,
+  prompt: string,
+  own: AgentResult,
+): Promise<AgentOutcome> {
+  let report: ChildOutcomeReport;
+  try {
+    report = await context.runChild(place, node, role, prompt, place.forward);
+  } catch (error) {
+    if (!ChildRunRefusedError.isInstance(error)) throw error;
+    const result = notRunResult("aborted", error.message, place.host.session);
+    return {
+      result,
+      finalAgent: error.agentPath,
+      finalSession: result.session,
+      response: responseText(result, undefined),
+      own,
+    };
+  }
+  return { ...report, own };
+}
+
+/** The request with each advisor's answer (or why it has none) as a tagged block beside it. */
+async function advisedPrompt(
+  context: OrchestrationContext,
+  place: AgentPlace,
+  request: string,
+): Promise<string> {
+  const blocks = await Promise.all(
+    place.node.advisors.map(async (advisor): Promise<PromptBlock> => {
+      const name = advisor.definition.name;
+      try {
+        const report = await context.runChild(place, advisor, "advisor", request, false);
+        if (report.outcome === "succeeded") {
+          return { tag: "advisory", attributes: { agent: name }, text: report.response };
+        }
+        return failureBlock(name, `${report.outcome}: ${report.message ?? ""}`.trim());
+      } catch (error) {
+        return failureBlock(name, error instanceof Error ? error.message : String(error));
+      }
+    }),
+  );
+  return composeBlocks([{ tag: REQUEST_TAG, text: request }, ...blocks], context.nonce);
+}
+
+function failureBlock(agent: string, why: string): PromptBlock {
+  return {
+    tag: "advisory",
+    attributes: { agent, status: "failed" },
+    text: `The advisor ${agent} failed and gave no advice (${why}). Answer without it.`,
+  };
+}
+
+/** Runs the agent's own prompt, its events forwarded when it makes the answer. */
+async function runOwn(
+  context: OrchestrationContext,
+  place: AgentPlace,
+  prompt: string,
+): Promise<AgentResult> {
+  if (place.scope.aborted) {
+    return notRunResult(
+      "aborted",
+      `${place.agentPath} was aborted before it started`,
+      place.host.session,
+    );
+  }
+  const run = place.host.prompt(prompt);
+  const untrack = place.scope.track(place.host);
+  try {
+    if (place.forward) {
+      for await (const event of run.events) context.emit(event);
+    }
+    return await run.result;
+  } finally {
+    untrack();
+  }
+}

@@ -1,0 +1,91 @@
+import type { SessionStore } from "@arbor/session-store";
+import type { AgentResult } from "@arbor/turn-runner";
+import type { AgentHost } from "../host/index.js";
+import type { AgentNode } from "./agent-tree.js";
+import type { ChildOutcome, ChildRole } from "./child-records.js";
+import type { OrchestrationEvent } from "./orchestration-events.js";
+import type { ChildRun } from "./orchestration-result.js";
+import type { RunAgentOptions } from "./run-agent-options.js";
+import type { RunScope } from "./run-scope.js";
+import type { NonceSource } from "./tagged-blocks.js";
+
+/** What a router's `router__handoff-to` call chose. */
+export interface RouterChoice {
+  agent: string;
+  message: string | undefined;
+  toolCallId: string;
+}
+
+/** One agent of the run, opened on its session. */
+export interface AgentPlace {
+  node: AgentNode;
+  host: AgentHost;
+  /** Stop and abort of this agent and everything under it. */
+  scope: RunScope;
+  /** Agent names from the root, joined by `:`. */
+  agentPath: string;
+  /** 0 for the root. */
+  depth: number;
+  /** The identities (file, or `<inline>:name`) of the agents from the root to this one. */
+  lineage: readonly string[];
+  /** Whether this agent's turn-runner events go to the orchestration's stream. */
+  forward: boolean;
+  /** Set when the agent, a router, handed the request on. */
+  router: { choice: RouterChoice | undefined };
+  /** Its child runs still going; the agent's session stays open until they end. */
+  readonly running: Set<Promise<unknown>>;
+}
+
+/** How an agent's part of the run ended: the answer, who gave it, and its own run. */
+export interface AgentOutcome {
+  /** The result of the agent that gave the final answer (this one, a destination or a handoff). */
+  result: AgentResult;
+  finalAgent: string;
+  finalSession: { id: string; location: string };
+  /** The answer as text (see `responseText`). */
+  response: string;
+  /** This agent's own run, when it ran. */
+  own: AgentResult | undefined;
+}
+
+/** How a child's part of the run ended, as its parent records it. */
+export interface ChildOutcomeReport extends AgentOutcome {
+  outcome: Exclude<ChildOutcome, "running">;
+  message: string | undefined;
+}
+
+/** Starts a child run under `parent` (see `child-run.ts`). */
+export type RunChild = (
+  parent: AgentPlace,
+  node: AgentNode,
+  role: ChildRole,
+  prompt: string,
+  forward: boolean,
+  /** A sub-agent call's signal: when it fires (the call was cut), the child is aborted. */
+  callSignal?: AbortSignal,
+) => Promise<ChildOutcomeReport>;
+
+/** What every part of one orchestration shares. */
+export interface OrchestrationContext {
+  readonly options: RunAgentOptions;
+  readonly store: SessionStore;
+  readonly maxDepth: number;
+  readonly concurrency: number;
+  readonly nonce: NonceSource;
+  readonly cwd: string;
+  /** The clock of stored entries. */
+  readonly now: () => number;
+  /** The root session's id, once it exists. */
+  originId: string;
+  /** Every child run, in start order; each is updated when it ends. */
+  readonly children: ChildRun[];
+  emit(event: OrchestrationEventPayload): void;
+  runChild: RunChild;
+}
+
+/** An event as the orchestration emits it, before its own id and sequence number are stamped. */
+export type OrchestrationEventPayload = OrchestrationEvent extends infer E
+  ? E extends { orchestrationSeq: number }
+    ? Omit<E, "orchestrationId" | "orchestrationSeq">
+    : E
+  : never;

@@ -1,0 +1,54 @@
+import { type AgentTool, defineTool } from "@arbor/turn-runner";
+import { z } from "zod";
+import { type AgentNode, subAgentToolName } from "./agent-tree.js";
+import type { ConcurrencyLimit } from "./concurrency-limit.js";
+import type { AgentPlace, OrchestrationContext } from "./orchestration-context.js";
+
+const promptParameters = z.object({
+  prompt: z.string().min(1).describe("The task for the agent, with everything it needs to know"),
+});
+
+/**
+ * The `agent__<name>` tool of a sub-agent: its parameters are the child's `inputSchema`
+ * (default `{ prompt }`); a call runs the child to its final report, which is the tool's
+ * result. A failed child is an error result naming the outcome and why. Calls wait for a
+ * slot of `limit`.
+ */
+export function createSubAgentTool(
+  context: OrchestrationContext,
+  child: AgentNode,
+  parent: () => AgentPlace,
+  limit: ConcurrencyLimit,
+): AgentTool {
+  const { definition } = child;
+  const description =
+    definition.description ?? `Runs the ${definition.name} agent and returns its final report.`;
+  const execute = async (args: Record<string, unknown>, signal: AbortSignal) => {
+    const prompt =
+      definition.inputSchema === undefined ? String(args.prompt) : JSON.stringify(args, null, 2);
+    const place = parent();
+    const report = await limit.run(() => {
+      if (signal.aborted) throw new Error("the call was cut before the agent started");
+      return context.runChild(place, child, "subagent", prompt, false, signal);
+    });
+    if (report.outcome !== "succeeded") {
+      throw new Error(`${report.finalAgent} ${report.outcome}: ${report.message ?? ""}`.trim());
+    }
+    return report.response;
+  };
+  if (definition.inputSchema === undefined) {
+    return defineTool({
+      name: subAgentToolName(definition),
+      description,
+      parameters: promptParameters,
+      execute: (args, { signal }) => execute(args, signal),
+    });
+  }
+  return defineTool({
+    name: subAgentToolName(definition),
+    description,
+    parameters: z.looseObject({}),
+    inputJsonSchema: definition.inputSchema,
+    execute: (args, { signal }) => execute(args, signal),
+  });
+}
