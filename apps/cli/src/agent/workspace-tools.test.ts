@@ -6,6 +6,7 @@ import { ScriptedModel } from "@arbor/providers/test";
 import { createSession, isEntryOfType, messageText } from "@arbor/session-store";
 import { AgentSession } from "@arbor/turn-runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_COMMAND_TIMEOUT_S } from "./workspace/index.js";
 import { WORKSPACE_TOOL_TIMEOUT_MS, workspaceTools } from "./workspace-tools.js";
 
 let base: string;
@@ -33,7 +34,10 @@ afterEach(async () => {
 });
 
 /** Has a scripted model call each tool once, in order, then answer; returns the session file. */
-async function runToolCalls(calls: Array<{ name: string; arguments: Record<string, unknown> }>) {
+async function runToolCalls(
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  toolOutput?: { maxChars: number },
+) {
   const session = await createSession({ dir: join(base, "sessions"), cwd: project });
   const model = new ScriptedModel({
     responses: [
@@ -51,6 +55,7 @@ async function runToolCalls(calls: Array<{ name: string; arguments: Record<strin
     targets: [{ model }],
     session,
     tools: workspaceTools(project),
+    ...(toolOutput ? { toolOutput } : {}),
   });
   const run = agent.prompt("read things");
   for await (const _event of run.events) {
@@ -92,9 +97,9 @@ describe("workspaceTools in a session", () => {
       "linked-dir/",
     ];
     const { results, stored } = await runToolCalls([
-      ...outside.map((path) => ({ name: "read_file", arguments: { path } })),
-      { name: "list_files", arguments: { path: "linked-dir" } },
-      { name: "list_files", arguments: { path: ".." } },
+      ...outside.map((path) => ({ name: "read", arguments: { path } })),
+      { name: "ls", arguments: { path: "linked-dir" } },
+      { name: "ls", arguments: { path: ".." } },
     ]);
     expect(results).toHaveLength(outside.length + 2);
     for (const result of results) {
@@ -108,12 +113,12 @@ describe("workspaceTools in a session", () => {
 
   it("reads inside (also through an inside link), refuses a FIFO, a dangling link and a directory, and lists without following links", async () => {
     const { results } = await runToolCalls([
-      { name: "read_file", arguments: { path: "inside-link" } },
-      { name: "read_file", arguments: { path: "src/app.ts" } },
-      { name: "read_file", arguments: { path: "pipe" } },
-      { name: "read_file", arguments: { path: "dangling" } },
-      { name: "read_file", arguments: { path: "src" } },
-      { name: "list_files", arguments: { path: ".", depth: 5 } },
+      { name: "read", arguments: { path: "inside-link" } },
+      { name: "read", arguments: { path: "src/app.ts" } },
+      { name: "read", arguments: { path: "pipe" } },
+      { name: "read", arguments: { path: "dangling" } },
+      { name: "read", arguments: { path: "src" } },
+      { name: "ls", arguments: { path: ".", depth: 5 } },
     ]);
     expect(results.slice(0, 2)).toEqual([
       { text: "export const answer = 42;\n", isError: false },
@@ -143,17 +148,41 @@ describe("workspaceTools in a session", () => {
   it("bounds list_files by entries", async () => {
     for (let i = 0; i < 600; i++)
       await writeFile(join(project, "src", `f${String(i).padStart(3, "0")}`), "");
-    const { results } = await runToolCalls([{ name: "list_files", arguments: { path: "src" } }]);
+    const { results } = await runToolCalls([{ name: "ls", arguments: { path: "src" } }]);
     const lines = results[0]?.text.split("\n") ?? [];
     expect(lines).toHaveLength(501);
-    expect(lines.at(-1)).toBe("[list_files stopped at 500 entries; list a subfolder to see more]");
+    expect(lines.at(-1)).toBe("[ls stopped at 500 entries; list a subfolder to see more]");
   });
 
-  it("gives every tool a timeout of its own", () => {
+  it("keeps a long command output whole behind a handle the model reads on with", async () => {
+    const { results } = await runToolCalls(
+      [
+        { name: "bash", arguments: { command: "seq 1 20000" } },
+        { name: "write", arguments: { path: "src/new.ts", content: "x" } },
+        { name: "edit", arguments: { path: "src/app.ts", oldText: "42", newText: "43" } },
+        { name: "write", arguments: { path: "passwd", content: "x" } },
+      ],
+      { maxChars: 1000 },
+    );
+    expect(results[0]?.text).toMatch(/The full output is stored as out_[0-9a-f]{16}/);
+    expect(results[0]?.text.startsWith("1\n2\n3\n")).toBe(true);
+    expect(results[1]).toEqual({ text: "Created src/new.ts (1 bytes).", isError: false });
+    expect(results[2]?.text).toContain("-export const answer = 42;\n+export const answer = 43;");
+    expect(results[3]).toMatchObject({ isError: true });
+    expect(results[3]?.text).toContain("is a symbolic link");
+    expect(await readFile("/etc/passwd", "utf8")).not.toBe("x");
+  });
+
+  it("gives every tool a timeout of its own; bash's covers its longest command", () => {
     const tools = workspaceTools(project);
     expect(tools.map((tool) => [tool.name, tool.timeoutMs])).toEqual([
-      ["read_file", WORKSPACE_TOOL_TIMEOUT_MS],
-      ["list_files", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["read", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["write", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["edit", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["bash", (MAX_COMMAND_TIMEOUT_S + 30) * 1000],
+      ["grep", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["find", WORKSPACE_TOOL_TIMEOUT_MS],
+      ["ls", WORKSPACE_TOOL_TIMEOUT_MS],
     ]);
   });
 });

@@ -80,7 +80,7 @@ export async function runCommand(context: CliContext): Promise<number> {
       definition: cliAgentDefinition(selection.provider, selection.config),
       models: cliModels(selection.provider, () => configuredThinking(selection.config)),
       rules: rules.rules,
-      tools: workspaceTools(io.cwd),
+      tools: workspaceTools(io.cwd, { env: io.env }),
       projectRoot: io.cwd,
       extensions,
       // As in the app: a new session is titled by the model after its first exchange.

@@ -37,10 +37,15 @@ export async function openCliHost(options: CliHostOptions): Promise<AgentHost> {
   }
 }
 
-/** The turn runner's options the config sets: titles after the first exchange, compaction. */
+/**
+ * The turn runner's options the config sets: titles after the first exchange, compaction;
+ * and a cap on tool output (a long command output is kept whole behind a handle the model
+ * pages through with `read_tool_output`).
+ */
 export function cliAgentOptions(config: ArborConfig): HostAgentOptions {
   return {
     generateTitle: config.autoTitle ?? true,
+    toolOutput: {},
     ...(config.compaction ? { compaction: dropUndefined(config.compaction) } : {}),
   };
 }

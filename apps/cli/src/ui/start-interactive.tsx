@@ -82,7 +82,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
       : definition,
     models: modelProvidersOf(selection.provider),
     rules: rules.rules,
-    tools: workspaceTools(io.cwd),
+    tools: workspaceTools(io.cwd, { env: io.env }),
     projectRoot: io.cwd,
     extensions,
     agentOptions: cliAgentOptions(selection.config),

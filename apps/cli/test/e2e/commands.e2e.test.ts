@@ -24,7 +24,7 @@ beforeAll(async () => {
         secretAttempts += 1;
         return secretAttempts === 1
           ? {
-              blocks: [{ type: "toolCall", name: "read_file", arguments: { path: "secrets.env" } }],
+              blocks: [{ type: "toolCall", name: "read", arguments: { path: "secrets.env" } }],
             }
           : "I may not read that file.";
       },
@@ -202,7 +202,7 @@ describe("arbor run", () => {
         "type Handler = (event: { toolName: string; input: Record<string, unknown> }) => unknown;",
         "export default function guard(arbor: { on(event: string, handler: Handler): void }) {",
         '  arbor.on("tool_call", (event) =>',
-        '    event.toolName === "read_file" && String(event.input.path).includes("secrets")',
+        '    event.toolName === "read" && String(event.input.path).includes("secrets")',
         '      ? { block: true, reason: "Blocked by guard: secrets stay private." }',
         "      : undefined,",
         "  );",
@@ -220,7 +220,7 @@ describe("arbor run", () => {
       .find((entry) => isEntryOfType(entry, "message") && entry.message.role === "toolResult");
     expect(toolResult).toMatchObject({
       message: {
-        toolName: "read_file",
+        toolName: "read",
         isError: true,
         content: [{ type: "text", text: expect.stringContaining("Blocked by guard") }],
       },

@@ -24,13 +24,13 @@ beforeAll(async () => {
     prompts: {
       "read outside": {
         blocks: [
-          { type: "toolCall", id: "c1", name: "read_file", arguments: { path: "passwd" } },
-          { type: "toolCall", id: "c2", name: "read_file", arguments: { path: "out/secret.txt" } },
-          { type: "toolCall", id: "c3", name: "read_file", arguments: { path: "pipe" } },
+          { type: "toolCall", id: "c1", name: "read", arguments: { path: "passwd" } },
+          { type: "toolCall", id: "c2", name: "read", arguments: { path: "out/secret.txt" } },
+          { type: "toolCall", id: "c3", name: "read", arguments: { path: "pipe" } },
           {
             type: "toolCall",
             id: "c4",
-            name: "read_file",
+            name: "read",
             arguments: { path: "/proc/self/environ" },
           },
         ],

@@ -9,7 +9,7 @@ let server: FakeProviderServer;
 let sandbox: Sandbox;
 
 const READ_TOOL_CALL = {
-  blocks: [{ type: "toolCall" as const, name: "read_file", arguments: { path: "notes.txt" } }],
+  blocks: [{ type: "toolCall" as const, name: "read", arguments: { path: "notes.txt" } }],
 };
 const SLOW_ANSWER = "one two three four five six seven eight nine ten ".repeat(20);
 

@@ -62,8 +62,7 @@ export async function listWorkspaceDir(
   for (let level = 1; level <= depth && queue.length > 0; level++) {
     const next: typeof queue = [];
     for (const { dir, prefix } of queue) {
-      if (options.signal?.aborted)
-        throw new WorkspaceToolError("aborted", "list_files was stopped.");
+      if (options.signal?.aborted) throw new WorkspaceToolError("aborted", "ls was stopped.");
       // A folder swapped for a link since it was listed must not lead out.
       const real = await realpath(dir).catch(() => undefined);
       if (real === undefined || !isInsideRoot(realRoot, real)) continue;
@@ -76,7 +75,7 @@ export async function listWorkspaceDir(
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const entry of entries) {
         if (lines.length >= maxEntries) {
-          lines.push(`[list_files stopped at ${maxEntries} entries; list a subfolder to see more]`);
+          lines.push(`[ls stopped at ${maxEntries} entries; list a subfolder to see more]`);
           return lines.join("\n");
         }
         lines.push(`${prefix}${describe(entry)}`);

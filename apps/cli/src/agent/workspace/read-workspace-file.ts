@@ -68,7 +68,7 @@ async function readCapped(handle: FileHandle, limit: number, signal?: AbortSigna
 }
 
 /** Cuts a UTF-8 buffer back to the last whole character. */
-function wholeCharacters(bytes: Buffer): Buffer {
+export function wholeCharacters(bytes: Buffer): Buffer {
   let lead = bytes.length - 1;
   while (lead > 0 && lead > bytes.length - 4 && ((bytes[lead] ?? 0) & 0xc0) === 0x80) lead -= 1;
   const first = bytes[lead] ?? 0;
@@ -85,19 +85,27 @@ export interface ReadWorkspaceFileOptions {
   beforeOpen?: () => Promise<void>;
 }
 
+/** What {@link readWorkspaceBytes} read of one file. */
+export interface WorkspaceFileBytes {
+  /** At most `maxBytes + 1` bytes from the start, so a caller sees that more followed. */
+  bytes: Buffer;
+  /** The file's size when it was opened. */
+  size: number;
+}
+
 /**
- * Reads a text file of the workspace for the model: only a regular file whose real path
+ * Reads the head of a regular file of the workspace: only a file whose real path
  * (symlinks followed) lies inside the workspace, opened without blocking and checked again
- * through its descriptor, read up to `maxBytes` (a longer file gives its head and a note).
+ * through its descriptor, read up to `maxBytes + 1` bytes.
  *
  * @throws WorkspaceToolError when the path leads outside, does not exist, or is not a
  * regular file (directory, FIFO, device, socket)
  */
-export async function readWorkspaceFile(
+export async function readWorkspaceBytes(
   root: string,
   path: string,
   options: ReadWorkspaceFileOptions = {},
-): Promise<string> {
+): Promise<WorkspaceFileBytes> {
   const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
   const realRoot = await realWorkspaceRoot(root);
   const real = await resolveInWorkspace(root, realRoot, path);
@@ -116,14 +124,30 @@ export async function readWorkspaceFile(
     const info = await handle.stat();
     if (!info.isFile()) throw notRegular(path, kindOf(info));
     await assertHandleInside(handle, realRoot, real, path);
-    const bytes = await readCapped(handle, maxBytes + 1, options.signal);
-    if (bytes.includes(0)) {
-      return `${path} looks like a binary file (${info.size} bytes); it was not read as text.`;
-    }
-    if (bytes.length <= maxBytes) return bytes.toString("utf8");
-    const head = wholeCharacters(bytes.subarray(0, maxBytes)).toString("utf8");
-    return `${head}\n\n[read_file: ${path} has ${info.size} bytes; only the first ${maxBytes} are shown.]`;
+    return { bytes: await readCapped(handle, maxBytes + 1, options.signal), size: info.size };
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads a text file of the workspace for the model through {@link readWorkspaceBytes}
+ * (a longer file than `maxBytes` gives its head and a note; a binary file a note only).
+ *
+ * @throws WorkspaceToolError when the path leads outside, does not exist, or is not a
+ * regular file (directory, FIFO, device, socket)
+ */
+export async function readWorkspaceFile(
+  root: string,
+  path: string,
+  options: ReadWorkspaceFileOptions = {},
+): Promise<string> {
+  const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
+  const { bytes, size } = await readWorkspaceBytes(root, path, options);
+  if (bytes.includes(0)) {
+    return `${path} looks like a binary file (${size} bytes); it was not read as text.`;
+  }
+  if (bytes.length <= maxBytes) return bytes.toString("utf8");
+  const head = wholeCharacters(bytes.subarray(0, maxBytes)).toString("utf8");
+  return `${head}\n\n[read_file: ${path} has ${size} bytes; only the first ${maxBytes} are shown.]`;
 }

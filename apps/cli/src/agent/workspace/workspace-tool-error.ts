@@ -8,10 +8,15 @@ export type WorkspaceToolErrorCode =
   | "symlink_loop"
   | "not_a_regular_file"
   | "not_a_directory"
-  | "aborted";
+  | "aborted"
+  | "too_large"
+  | "no_match"
+  | "ambiguous_match"
+  | "invalid_pattern"
+  | "binary_file";
 
 /**
- * A workspace tool (`read_file`, `list_files`) refused a path. The message names the path
+ * A workspace tool (`read`, `write`, `edit`, `bash`, `grep`, `find`, `ls`) refused a call. The message names the path
  * as the model gave it and the reason; it never quotes what lies outside the workspace.
  */
 export class WorkspaceToolError extends Error {

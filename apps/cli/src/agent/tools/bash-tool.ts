@@ -1,0 +1,67 @@
+import { type AgentTool, defineTool } from "@arbor/turn-runner";
+import { z } from "zod";
+import {
+  DEFAULT_COMMAND_TIMEOUT_S,
+  MAX_COMMAND_TIMEOUT_S,
+  runWorkspaceCommand,
+  type WorkspaceCommandResult,
+} from "../workspace/index.js";
+
+/** The line after a command's output that says how it ended. */
+export function commandEnding(result: WorkspaceCommandResult, timeoutS: number): string {
+  const notes: string[] = [];
+  if (result.binary) notes.push("[the output held binary data; NUL bytes are shown as \uFFFD]");
+  if (result.droppedBytes > 0)
+    notes.push(`[${result.droppedBytes} more bytes of output were dropped]`);
+  if (result.timedOut)
+    notes.push(`[timed out after ${timeoutS} s; the command and its process group were stopped]`);
+  else if (result.aborted) notes.push("[stopped by the user; the process group was stopped]");
+  else if (result.signal) notes.push(`[killed by ${result.signal}]`);
+  else notes.push(`[exit code ${result.exitCode}]`);
+  return notes.join("\n");
+}
+
+/** Options of {@link bashTool}. */
+export interface BashToolOptions {
+  /** The environment commands run with (the app passes its own, without API keys). */
+  env: Record<string, string>;
+  /** Milliseconds between SIGTERM and SIGKILL when a command is stopped. */
+  killGraceMs?: number;
+}
+
+/**
+ * `bash`: runs a shell command in a folder of the workspace with a timeout; a timeout or
+ * an abort stops its whole process group (SIGKILL after a grace period for a command that
+ * ignores SIGTERM). Long output is kept whole behind a handle by the session's output cap.
+ */
+export function bashTool(root: string, options: BashToolOptions): AgentTool {
+  return defineTool({
+    name: "bash",
+    description: `Runs a bash command in the working directory (or a folder of it) and returns its output (stdout and stderr) and exit code. Default timeout ${DEFAULT_COMMAND_TIMEOUT_S} s, at most ${MAX_COMMAND_TIMEOUT_S} s; stdin is closed, so nothing interactive.`,
+    parameters: z.object({
+      command: z.string().min(1).describe("The command, run with bash -c"),
+      cwd: z.string().optional().describe("Folder to run in, relative to the working directory"),
+      timeout: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_COMMAND_TIMEOUT_S)
+        .optional()
+        .describe(`Seconds before the command is stopped (default ${DEFAULT_COMMAND_TIMEOUT_S})`),
+    }),
+    // The command's own timeout stops it first; this only catches a tool that hangs after.
+    timeoutMs: (MAX_COMMAND_TIMEOUT_S + 30) * 1000,
+    async execute({ command, cwd, timeout }, { signal }) {
+      const timeoutS = timeout ?? DEFAULT_COMMAND_TIMEOUT_S;
+      const result = await runWorkspaceCommand(root, command, {
+        timeoutS,
+        signal,
+        env: options.env,
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      });
+      const ending = commandEnding(result, timeoutS);
+      return result.output === "" ? ending : `${result.output.replace(/\n?$/, "\n")}${ending}`;
+    },
+  }) as unknown as AgentTool;
+}
