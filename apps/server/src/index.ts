@@ -1,1 +1,40 @@
-export { createApp, type HealthReport } from "./app.js";
+export { type ArborServerApp, createApp, type HealthReport } from "./app.js";
+export type { AppDeps } from "./app-deps.js";
+export {
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  hashKey,
+  type IssuedKey,
+  type KeyOwner,
+  type TenantRecord,
+} from "./auth/api-key-schema.js";
+export { FileApiKeyStore, KeyFileError } from "./auth/file-api-key-store.js";
+export { MemoryApiKeyStore } from "./auth/memory-api-key-store.js";
+export { type ArborClient, createArborClient } from "./client.js";
+export { DEFAULT_LIMITS, type ServerLimits, serverLimitsSchema } from "./config/limits.js";
+export {
+  loadServerAgents,
+  parseServerConfigText,
+  readServerConfigFile,
+  type ServerAgents,
+} from "./config/load-server-config.js";
+export { ServerConfigError } from "./config/server-config-error.js";
+export { type ServerConfigFile, serverConfigFileSchema } from "./config/server-config-schema.js";
+export { helpText, parseServerOptions, type ServerOptions } from "./config/server-options.js";
+export { ApiError, type ErrorBody, toApiError } from "./errors/index.js";
+export { FileRunEventLog } from "./runs/file-run-event-log.js";
+export { MemoryRunEventLog } from "./runs/memory-run-event-log.js";
+export type { RunEventLog } from "./runs/run-event-log.js";
+export {
+  RUN_STATUSES,
+  type RunRecord,
+  type RunStatus,
+  runRecordSchema,
+} from "./runs/run-record.js";
+export {
+  type IfBusy,
+  RunService,
+  type RunServiceOptions,
+  type StartRunRequest,
+} from "./runs/run-service.js";
+export { type RunningServer, type StartServerContext, startServer } from "./server.js";

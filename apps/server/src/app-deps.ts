@@ -1,0 +1,28 @@
+import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
+import type { SessionStore } from "@arbor/session-store";
+import type { ApiKeyStore } from "./auth/api-key-schema.js";
+import type { ServerLimits } from "./config/limits.js";
+import type { RunEventLog } from "./runs/run-event-log.js";
+import type { RunService } from "./runs/run-service.js";
+
+/** Everything the HTTP application works with, made by the caller (the bin or a test). */
+export interface AppDeps {
+  /** Reported by `/health`. */
+  version: string;
+  store: SessionStore;
+  keys: ApiKeyStore;
+  log: RunEventLog;
+  runs: RunService;
+  /** The agents clients may name, and how their targets become models. */
+  agents: ReadonlyMap<string, AgentDefinition>;
+  models: AgentHostOptions["models"];
+  limits: ServerLimits;
+  /** The admin key; admin routes answer 401 without one. */
+  adminKey?: string | undefined;
+  /** Origins allowed by CORS; off when absent. */
+  corsOrigins?: readonly string[] | undefined;
+  /** Checks the store can be reached (for `/ready`). */
+  ready?: () => Promise<void>;
+  /** Where internal failures are reported (never to clients). */
+  reportError?: (error: unknown) => void;
+}

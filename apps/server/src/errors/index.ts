@@ -1,0 +1,2 @@
+export { ApiError, type ApiErrorStatus, type ErrorBody, errorBody } from "./api-error.js";
+export { toApiError } from "./error-mapping.js";

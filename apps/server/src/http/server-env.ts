@@ -1,0 +1,6 @@
+import type { KeyOwner } from "../auth/api-key-schema.js";
+
+/** What middleware hands the routes: the owner of the request's key. */
+export interface ServerEnv {
+  Variables: { owner: KeyOwner };
+}

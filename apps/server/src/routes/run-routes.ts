@@ -1,0 +1,185 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { streamSSE } from "hono/streaming";
+import type { AppDeps } from "../app-deps.js";
+import { ApiError } from "../errors/index.js";
+import type { ServerEnv } from "../http/server-env.js";
+import type { StreamCounter } from "../http/stream-counter.js";
+import { runEventStream } from "../runs/run-event-stream.js";
+import type { RunRecord } from "../runs/run-record.js";
+import {
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  sessionParamsSchema,
+} from "../schemas/common-schemas.js";
+import {
+  runEventsQuerySchema,
+  runParamsSchema,
+  runResponseSchema,
+  startRunBodySchema,
+  startRunResponseSchema,
+} from "../schemas/run-schemas.js";
+import { validationHook } from "./validation-hook.js";
+
+const tags = ["runs"];
+
+const startRun = createRoute({
+  method: "post",
+  path: "/sessions/{id}/runs",
+  tags,
+  summary: "Start a run of an agent on a session",
+  request: { params: sessionParamsSchema, body: jsonBody(startRunBodySchema) },
+  responses: {
+    202: jsonResponse(startRunResponseSchema, "The run was accepted"),
+    ...errorResponses(400, 401, 404, 409, 413, 415, 429),
+  },
+});
+
+const getRun = createRoute({
+  method: "get",
+  path: "/runs/{id}",
+  tags,
+  summary: "A run's state, and its result once it ended",
+  request: { params: runParamsSchema },
+  responses: {
+    200: jsonResponse(runResponseSchema, "The run"),
+    ...errorResponses(400, 401, 404, 429),
+  },
+});
+
+const runEvents = createRoute({
+  method: "get",
+  path: "/runs/{id}/events",
+  tags,
+  summary: "The run's events as SSE; resume with Last-Event-ID",
+  description:
+    "Every event has `id:` = its seq. Missed events are replayed from the durable log, then live ones follow. Keep-alives are comments. The stream ends with `event: end` (no id) carrying the run.",
+  request: { params: runParamsSchema, query: runEventsQuerySchema },
+  responses: {
+    200: {
+      description: "The event stream",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    },
+    ...errorResponses(400, 401, 404, 429),
+  },
+});
+
+const stopRun = createRoute({
+  method: "post",
+  path: "/runs/{id}/stop",
+  tags,
+  summary: "Ask the run to finish gracefully (a final turn); a queued run is cancelled",
+  request: { params: runParamsSchema },
+  responses: {
+    202: jsonResponse(runResponseSchema, "The run"),
+    ...errorResponses(400, 401, 404, 429),
+  },
+});
+
+const abortRun = createRoute({
+  method: "post",
+  path: "/runs/{id}/abort",
+  tags,
+  summary: "End the run at once (the partial answer is kept, marked aborted)",
+  request: { params: runParamsSchema },
+  responses: {
+    202: jsonResponse(runResponseSchema, "The run"),
+    ...errorResponses(400, 401, 404, 429),
+  },
+});
+
+/** A run as the API shows it (never its tenant). */
+function runView(record: RunRecord) {
+  const { tenantId: _tenant, ...rest } = record;
+  return rest;
+}
+
+/** The cursor a client resumes after: `Last-Event-ID`, else `?after=`, else 0. */
+function resumeCursor(header: string | undefined, after: string | undefined): number {
+  const text = header ?? after;
+  if (text === undefined || text === "") return 0;
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "Last-Event-ID must be the id of an event (a whole number)",
+    );
+  }
+  return Number(text);
+}
+
+/** Run routes: start, state, events (SSE), stop, abort. */
+export function runRoutes(deps: AppDeps, streams: StreamCounter) {
+  return new OpenAPIHono<ServerEnv>({ defaultHook: validationHook })
+    .openapi(startRun, async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const record = await deps.runs.start({
+        tenantId: c.get("owner").tenantId,
+        sessionId: id,
+        agent: body.agent,
+        prompt: body.prompt,
+        ...(body.images ? { images: body.images } : {}),
+        ifBusy: body.ifBusy,
+      });
+      c.header("Location", `/v1/runs/${record.id}`);
+      return c.json(
+        { runId: record.id, status: record.status, eventsUrl: `/v1/runs/${record.id}/events` },
+        202,
+      );
+    })
+    .openapi(getRun, async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(runView(await deps.runs.get(id, c.get("owner").tenantId)), 200);
+    })
+    .openapi(stopRun, async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(runView(await deps.runs.stop(id, c.get("owner").tenantId)), 202);
+    })
+    .openapi(abortRun, async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(runView(await deps.runs.abort(id, c.get("owner").tenantId)), 202);
+    })
+    .openapi(runEvents, async (c) => {
+      const { id } = c.req.valid("param");
+      const { after } = c.req.valid("query");
+      const owner = c.get("owner");
+      const afterSeq = resumeCursor(c.req.header("last-event-id"), after);
+      await deps.runs.get(id, owner.tenantId);
+      if (!streams.acquire(owner.keyId)) {
+        throw new ApiError(
+          429,
+          "too_many_streams",
+          `this key already holds ${streams.count(owner.keyId)} event streams; close one first`,
+        );
+      }
+      const closed = new AbortController();
+      c.header("Cache-Control", "no-cache, no-transform");
+      c.header("X-Accel-Buffering", "no");
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(() => closed.abort());
+        try {
+          const items = runEventStream(deps.log, id, afterSeq, {
+            keepAliveMs: deps.limits.keepAliveMs,
+            signal: closed.signal,
+          });
+          for await (const item of items) {
+            if (stream.aborted) break;
+            if (item.kind === "event") {
+              await stream.writeSSE({
+                id: String(item.event.seq),
+                event: item.event.type,
+                data: JSON.stringify(item.event),
+              });
+            } else if (item.kind === "keep_alive") {
+              await stream.write(": keep-alive\n\n");
+            } else {
+              await stream.writeSSE({ event: "end", data: JSON.stringify(runView(item.record)) });
+            }
+          }
+        } finally {
+          streams.release(owner.keyId);
+        }
+      }) as never;
+    });
+}

@@ -1,0 +1,87 @@
+import { type AgentDefinition, AgentHost } from "@arbor/orchestration";
+import type { Session } from "@arbor/session-store";
+import type { AppDeps } from "../app-deps.js";
+import { ApiError } from "../errors/index.js";
+
+/** Runs `use` on the tenant's session opened read-only, and closes it. */
+export async function readSession<T>(
+  deps: AppDeps,
+  tenantId: string,
+  id: string,
+  use: (session: Session) => T | Promise<T>,
+): Promise<T> {
+  const session = await deps.store.open(id, { readOnly: true, tenant: tenantId });
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** 409 naming the run when the tenant's session has one executing. */
+export function assertIdle(deps: AppDeps, tenantId: string, id: string): void {
+  const runId = deps.runs.activeRunOf(id, tenantId);
+  if (runId !== undefined) {
+    throw new ApiError(
+      409,
+      "session_busy",
+      `session "${id}" has a run in progress: ${runId}; wait for it or stop it`,
+    );
+  }
+}
+
+/** Runs `use` on the tenant's session opened for writing (409 while a run holds it), and closes it. */
+export async function writeSession<T>(
+  deps: AppDeps,
+  tenantId: string,
+  id: string,
+  use: (session: Session) => T | Promise<T>,
+): Promise<T> {
+  // Opening read-only first: another tenant's session is a 404, never a 409.
+  await readSession(deps, tenantId, id, () => undefined);
+  assertIdle(deps, tenantId, id);
+  const session = await deps.store.open(id, { tenant: tenantId });
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The named agent, or the first configured one. */
+export function agentNamed(deps: AppDeps, name: string | undefined): AgentDefinition {
+  const definition = name === undefined ? deps.agents.values().next().value : deps.agents.get(name);
+  if (!definition) {
+    throw new ApiError(
+      404,
+      "agent_not_found",
+      name === undefined ? "the server has no agent configured" : `no agent "${name}"`,
+    );
+  }
+  return definition;
+}
+
+/** Runs `use` on an agent host over the tenant's session (for navigate and compact), and closes it. */
+export async function withHost<T>(
+  deps: AppDeps,
+  tenantId: string,
+  id: string,
+  agent: string | undefined,
+  use: (host: AgentHost) => Promise<T>,
+): Promise<T> {
+  const definition = agentNamed(deps, agent);
+  await readSession(deps, tenantId, id, () => undefined);
+  assertIdle(deps, tenantId, id);
+  const host = await AgentHost.open({
+    store: deps.store,
+    sessionId: id,
+    tenant: tenantId,
+    definition,
+    models: deps.models,
+  });
+  try {
+    return await use(host);
+  } finally {
+    await host.close();
+  }
+}

@@ -1,0 +1,325 @@
+import { randomBytes } from "node:crypto";
+import { type AgentDefinition, AgentHost, type AgentHostOptions } from "@arbor/orchestration";
+import type { ImagePart } from "@arbor/providers";
+import type { SessionStore } from "@arbor/session-store";
+import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
+import { ApiError, toApiError } from "../errors/index.js";
+import type { RunEventLog } from "./run-event-log.js";
+import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
+
+/** What to do when the session already has a run. */
+export type IfBusy = "reject" | "enqueue" | "interrupt";
+
+/** A request to start a run. */
+export interface StartRunRequest {
+  tenantId: string;
+  sessionId: string;
+  agent: string;
+  prompt: string;
+  images?: readonly ImagePart[];
+  ifBusy: IfBusy;
+}
+
+/** What a {@link RunService} works with. */
+export interface RunServiceOptions {
+  store: SessionStore;
+  log: RunEventLog;
+  agents: ReadonlyMap<string, AgentDefinition>;
+  /** Provider settings, or a function from a target to a model (tests). */
+  models: AgentHostOptions["models"];
+  /** The longest prompt, in characters. */
+  maxPromptChars?: number;
+  /** Clock seam. */
+  now?: () => Date;
+}
+
+/** A run of this process: queued or executing. */
+interface Execution {
+  record: RunRecord;
+  request: StartRunRequest;
+  run?: AgentRun;
+  stopAsked: boolean;
+  abortAsked: boolean;
+}
+
+/** A new run id. */
+function newRunId(): string {
+  return `run_${randomBytes(12).toString("hex")}`;
+}
+
+function statusOf(result: AgentResult): RunStatus {
+  if (result.success) return "completed";
+  if (result.reason === "aborted") return "aborted";
+  if (result.reason === "shutdown") return "interrupted";
+  return "failed";
+}
+
+/**
+ * Starts and controls runs: one at a time per session (`ifBusy` decides about a second),
+ * each in an {@link AgentHost} opened for it and closed after it; every event goes to the
+ * {@link RunEventLog} before anyone is told. A client that goes away does not stop a run.
+ */
+export class RunService {
+  /** The run executing on each session in this process. */
+  private readonly active = new Map<string, Execution>();
+  /** Runs waiting for their session, by session. */
+  private readonly queues = new Map<string, Execution[]>();
+  private readonly executions = new Map<string, Execution>();
+  private readonly finished = new Set<Promise<unknown>>();
+  private closing = false;
+  private readonly now: () => Date;
+  private readonly maxPromptChars: number;
+
+  constructor(private readonly options: RunServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.maxPromptChars = options.maxPromptChars ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The agents clients may name. */
+  get agentNames(): string[] {
+    return [...this.options.agents.keys()];
+  }
+
+  /**
+   * Starts a run, or queues it behind the session's run.
+   * @throws ApiError 404 for an unknown agent or a session the tenant does not have, 409 when busy and `ifBusy` is `reject`
+   */
+  async start(request: StartRunRequest): Promise<RunRecord> {
+    if (this.closing)
+      throw new ApiError(
+        503,
+        "shutting_down",
+        "the server is shutting down; start the run again on another instance",
+      );
+    if (!this.options.agents.has(request.agent)) {
+      throw new ApiError(
+        404,
+        "agent_not_found",
+        `no agent "${request.agent}"; agents: ${this.agentNames.join(", ") || "(none)"}`,
+      );
+    }
+    const session = await this.options.store.open(request.sessionId, {
+      readOnly: true,
+      tenant: request.tenantId,
+    });
+    await session.close();
+    const busy = this.active.get(request.sessionId);
+    if (request.prompt.length > this.maxPromptChars) {
+      throw new ApiError(
+        400,
+        "prompt_too_long",
+        `the prompt is over ${this.maxPromptChars} characters`,
+      );
+    }
+    if (busy && request.ifBusy === "reject") {
+      throw new ApiError(
+        409,
+        "session_busy",
+        `session "${request.sessionId}" has a run in progress: ${busy.record.id}; stop it, or send ifBusy "enqueue" or "interrupt"`,
+      );
+    }
+    const record: RunRecord = {
+      id: newRunId(),
+      sessionId: request.sessionId,
+      tenantId: request.tenantId,
+      agent: request.agent,
+      status: "queued",
+      createdAt: this.now().toISOString(),
+      lastSeq: 0,
+    };
+    await this.options.log.createRun(record);
+    const execution: Execution = { record, request, stopAsked: false, abortAsked: false };
+    this.executions.set(record.id, execution);
+    if (!busy) {
+      this.begin(execution);
+      return structuredClone(execution.record);
+    }
+    const queue = this.queues.get(request.sessionId) ?? [];
+    if (request.ifBusy === "interrupt") {
+      queue.unshift(execution);
+      busy.abortAsked = true;
+      this.abortRun(busy);
+    } else queue.push(execution);
+    this.queues.set(request.sessionId, queue);
+    return structuredClone(record);
+  }
+
+  /**
+   * The run's record, when the tenant owns it.
+   * @throws ApiError 404 otherwise (another tenant's run looks missing)
+   */
+  async get(runId: string, tenantId: string): Promise<RunRecord> {
+    const record = await this.options.log.getRun(runId);
+    if (!record || record.tenantId !== tenantId)
+      throw new ApiError(404, "run_not_found", `no run "${runId}"`);
+    return record;
+  }
+
+  /** The tenant's session's run executing in this process, if any. */
+  activeRunOf(sessionId: string, tenantId: string): string | undefined {
+    const execution = this.active.get(sessionId);
+    return execution?.record.tenantId === tenantId ? execution.record.id : undefined;
+  }
+
+  /** Asks a run to finish with a final turn; a queued one is cancelled. */
+  async stop(runId: string, tenantId: string): Promise<RunRecord> {
+    const record = await this.get(runId, tenantId);
+    const execution = this.executions.get(runId);
+    if (!execution || isTerminal(record.status)) return record;
+    if (this.cancelQueued(execution, "stopped before it started"))
+      return structuredClone(execution.record);
+    execution.stopAsked = true;
+    // stop() needs the agent; a run still opening takes the flag when its prompt starts.
+    if (execution.run) this.hostOf(execution)?.stop();
+    return structuredClone(execution.record);
+  }
+
+  /** Ends a run at once (its partial answer is kept, marked aborted); a queued one is cancelled. */
+  async abort(runId: string, tenantId: string): Promise<RunRecord> {
+    const record = await this.get(runId, tenantId);
+    const execution = this.executions.get(runId);
+    if (!execution || isTerminal(record.status)) return record;
+    if (this.cancelQueued(execution, "aborted before it started"))
+      return structuredClone(execution.record);
+    execution.abortAsked = true;
+    this.abortRun(execution);
+    return structuredClone(execution.record);
+  }
+
+  /** Stops taking runs, aborts the running ones and waits for them to be recorded. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const queue of this.queues.values()) {
+      for (const execution of [...queue]) this.cancelQueued(execution, "the server shut down");
+    }
+    for (const execution of this.active.values()) {
+      execution.abortAsked = true;
+      this.abortRun(execution);
+    }
+    while (this.finished.size > 0) await Promise.all([...this.finished]);
+  }
+
+  private readonly hosts = new Map<string, AgentHost>();
+
+  private hostOf(execution: Execution): AgentHost | undefined {
+    return this.hosts.get(execution.record.id);
+  }
+
+  private abortRun(execution: Execution): void {
+    this.hostOf(execution)?.abort();
+  }
+
+  private cancelQueued(execution: Execution, why: string): boolean {
+    const queue = this.queues.get(execution.record.sessionId);
+    const at = queue?.indexOf(execution) ?? -1;
+    if (!queue || at < 0) return false;
+    queue.splice(at, 1);
+    execution.record = {
+      ...execution.record,
+      status: "cancelled",
+      endedAt: this.now().toISOString(),
+      error: { code: "cancelled", message: why },
+    };
+    this.executions.delete(execution.record.id);
+    this.track(this.options.log.updateRun(execution.record));
+    return true;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const settled = work.catch(() => undefined).finally(() => this.finished.delete(settled));
+    this.finished.add(settled);
+  }
+
+  private begin(execution: Execution): void {
+    this.active.set(execution.record.sessionId, execution);
+    this.track(
+      this.execute(execution).finally(() => {
+        this.executions.delete(execution.record.id);
+        if (this.active.get(execution.record.sessionId) === execution)
+          this.active.delete(execution.record.sessionId);
+        this.next(execution.record.sessionId);
+      }),
+    );
+  }
+
+  private next(sessionId: string): void {
+    const queue = this.queues.get(sessionId);
+    const following = queue?.shift();
+    if (queue && queue.length === 0) this.queues.delete(sessionId);
+    if (following) this.begin(following);
+  }
+
+  private async execute(execution: Execution): Promise<void> {
+    const { request } = execution;
+    const log = this.options.log;
+    execution.record = {
+      ...execution.record,
+      status: "running",
+      startedAt: this.now().toISOString(),
+    };
+    await log.updateRun(execution.record);
+    let host: AgentHost | undefined;
+    try {
+      const definition = this.options.agents.get(request.agent) as AgentDefinition;
+      host = await AgentHost.open({
+        store: this.options.store,
+        sessionId: request.sessionId,
+        tenant: request.tenantId,
+        definition,
+        models: this.options.models,
+        agentOptions: { generateRunId: () => execution.record.id },
+      });
+      this.hosts.set(execution.record.id, host);
+      const run = host.prompt(request.prompt, request.images);
+      execution.run = run;
+      if (execution.abortAsked) host.abort();
+      else if (execution.stopAsked) host.stop();
+      await this.record(execution, run);
+      const result = await run.result;
+      execution.record = {
+        ...execution.record,
+        status: statusOf(result),
+        endedAt: this.now().toISOString(),
+        result,
+      };
+    } catch (error) {
+      const failure = toApiError(error);
+      execution.record = {
+        ...execution.record,
+        status: "failed",
+        endedAt: this.now().toISOString(),
+        error: { code: failure.code, message: failure.message },
+      };
+    } finally {
+      this.hosts.delete(execution.record.id);
+      await host?.close().catch(() => undefined);
+    }
+    await log.updateRun(execution.record);
+  }
+
+  /** Copies the run's events to the log as they come; appends batch while one is written. */
+  private async record(execution: Execution, run: AgentRun): Promise<void> {
+    const log = this.options.log;
+    let pending: AgentEvent[] = [];
+    let writing: Promise<void> | undefined;
+    const flush = async (): Promise<void> => {
+      try {
+        while (pending.length > 0) {
+          const batch = pending;
+          pending = [];
+          await log.appendEvents(execution.record.id, batch);
+          execution.record.lastSeq = batch.at(-1)?.seq ?? execution.record.lastSeq;
+        }
+      } finally {
+        // Cleared in the same turn the loop saw no event left, so the next event starts a flush.
+        writing = undefined;
+      }
+    };
+    for await (const event of run.events) {
+      pending.push(event);
+      writing ??= flush();
+    }
+    await writing;
+    await flush();
+  }
+}
