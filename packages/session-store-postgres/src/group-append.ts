@@ -3,54 +3,10 @@ import type { AppendFence } from "./append-statement.js";
 import type { BatchRows } from "./batch-rows.js";
 import { isConnectionError } from "./errors.js";
 
-/**
- * Appends of many sessions in one statement (one round trip, one commit): per session, rows
- * whose operation id is stored are skipped, and the rest are written only while that
- * session's lease token is current. Sessions whose lease is not current get nothing written
- * and are left out of the `held` answer.
- */
+/** The call of the append function (migration 2), which does the work in one statement. */
 function groupSql(schema: string): string {
-  return `
-    WITH input AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-        WITH ORDINALITY AS t(session_id, entry_id, parent_id, type, op_id, entry, ord)
-    ), fences AS (
-      SELECT * FROM unnest($7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[],
-                           $12::text[], $13::boolean[], $14::text[], $15::timestamptz[])
-        AS f(session_id, token, holder, leaf_id, first_user, auto_title, name_set, name, newest)
-    ), fresh AS (
-      SELECT input.* FROM input
-      WHERE NOT EXISTS (SELECT 1 FROM ${schema}.entries e
-                        WHERE e.session_id = input.session_id AND e.op_id = input.op_id)
-    ), counts AS (
-      SELECT f.session_id, count(fr.ord)::bigint AS n,
-             (count(fr.ord) FILTER (WHERE fr.type = 'message'))::integer AS messages
-      FROM fences f LEFT JOIN fresh fr ON fr.session_id = f.session_id
-      GROUP BY f.session_id
-    ), held AS (
-      UPDATE ${schema}.sessions s SET
-        next_seq = s.next_seq + c.n,
-        message_count = s.message_count + c.messages,
-        leaf_id = CASE WHEN c.n > 0 THEN f.leaf_id ELSE s.leaf_id END,
-        first_user_message = coalesce(s.first_user_message, f.first_user),
-        auto_title = coalesce(s.auto_title, f.auto_title),
-        name = CASE WHEN f.name_set AND c.n > 0 THEN nullif(f.name, '') ELSE s.name END,
-        last_activity = greatest(s.last_activity, f.newest),
-        lease_expires = now() + $16 * interval '1 millisecond'
-      FROM fences f JOIN counts c ON c.session_id = f.session_id
-      WHERE s.id = f.session_id AND s.lease_token = f.token AND s.lease_holder = f.holder
-      RETURNING s.id, s.next_seq - c.n AS base
-    ), inserted AS (
-      INSERT INTO ${schema}.entries (session_id, seq, entry_id, parent_id, type, op_id, entry)
-      SELECT fr.session_id,
-             h.base + row_number() OVER (PARTITION BY fr.session_id ORDER BY fr.ord) - 1,
-             fr.entry_id, fr.parent_id, fr.type, fr.op_id, fr.entry::json
-      FROM fresh fr JOIN held h ON h.id = fr.session_id
-      ON CONFLICT (session_id, op_id) DO NOTHING
-      RETURNING 1
-    )
-    SELECT coalesce((SELECT array_agg(id) FROM held), '{}') AS held,
-           (SELECT count(*) FROM inserted)::integer AS inserted`;
+  const params = Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(", ");
+  return `SELECT held_ids AS held, inserted_count AS inserted FROM ${schema}.append_entries(${params})`;
 }
 
 /** One session's part of a group. */

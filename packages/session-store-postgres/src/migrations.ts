@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { appendFunctionSql } from "./append-function.js";
 
 /** One step of the schema, applied once, in order, recorded in `<schema>.migrations`. */
 export interface Migration {
@@ -55,6 +56,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX entries_entry_id ON ${s}.entries (session_id, entry_id)
         WHERE type <> 'leaf';
     `,
+  },
+  {
+    version: 2,
+    name: "append function",
+    sql: appendFunctionSql,
   },
 ];
 
