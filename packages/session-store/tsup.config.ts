@@ -1,7 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/testing.ts"],
+  entry: {
+    index: "src/index.ts",
+    testing: "src/testing.ts",
+    "import/index": "src/import/index.ts",
+  },
   format: ["esm"],
   dts: true,
   clean: true,

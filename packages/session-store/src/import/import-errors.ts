@@ -1,0 +1,30 @@
+import { SessionStoreError } from "../errors.js";
+
+/**
+ * Why a source cannot be imported at all: it cannot be read, it is binary, it holds no
+ * session, or it is of a format (or a version of one) no reader knows.
+ */
+export type ImportProblem =
+  | "unreadable"
+  | "binary"
+  | "empty"
+  | "not_recognized"
+  | "unsupported_version";
+
+/** A source file or folder that cannot be imported. Nothing was written to the store. */
+export class SessionImportError extends SessionStoreError {
+  override readonly name = "SessionImportError";
+  constructor(
+    readonly path: string,
+    readonly problem: ImportProblem,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`import_${problem}`, `cannot import ${path}: ${detail}`, options);
+  }
+
+  /** Tells whether a value is a SessionImportError, even one from another copy of this package. */
+  static override isInstance(error: unknown): error is SessionImportError {
+    return SessionStoreError.isInstance(error) && error.name === "SessionImportError";
+  }
+}

@@ -1,0 +1,182 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { SessionStore } from "../store/session-store.js";
+import { readClaudeCodeFile } from "./claude-code-reader.js";
+import { readCodexFile } from "./codex-reader.js";
+import { detectSource } from "./detect-source.js";
+import { SessionImportError } from "./import-errors.js";
+import type { ImportedLog, ImportReport, ImportSource } from "./imported-log.js";
+import { describeIoError } from "./jsonl-lines.js";
+import { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
+import { importIntoStore, type StoreImportResult } from "./store-import.js";
+
+/** One session imported (or, with `dryRun`, that would be). */
+export interface ImportedSessionResult extends StoreImportResult {
+  tool: ImportSource;
+  /** The source file (opencode: the session's info file). */
+  path: string;
+  /** The session this one is a sidechain or fork of, if any. */
+  parentSession: string | undefined;
+  report: ImportReport;
+}
+
+/** A source file that was not imported, and why. */
+export interface SkippedSource {
+  path: string;
+  reason: string;
+  /** The error's `code` when an error says why. */
+  code?: string;
+}
+
+/** What {@link importSessions} did. */
+export interface ImportSummary {
+  sessions: ImportedSessionResult[];
+  skipped: SkippedSource[];
+}
+
+/** Progress over the files of a folder. */
+export interface ImportProgress {
+  done: number;
+  total: number;
+  path: string;
+}
+
+/** Options of {@link importSessions}. */
+export interface ImportSessionsOptions {
+  /** The store the sessions go into. */
+  store: SessionStore;
+  /** The tool that wrote the source; `auto` (default) tells from each file. */
+  from?: ImportSource | "auto";
+  /** Read and report everything, write nothing. */
+  dryRun?: boolean;
+  tenant?: string;
+  /** Called after each source file. */
+  onProgress?: (progress: ImportProgress) => void;
+  /** Longest source line kept, in bytes (longer ones become raw entries). */
+  maxLineBytes?: number;
+}
+
+/**
+ * Imports a session file, or every session file under a folder (Claude Code's projects
+ * folder, Codex's sessions folder, opencode's storage folder), into a store. Files that are
+ * not sessions are skipped with the reason; no file's problem stops the others.
+ * @throws SessionImportError when `path` itself cannot be read, or is one file that cannot
+ *   be imported
+ * @example
+ * const summary = await importSessions("/home/me/.claude/projects", { store });
+ */
+export async function importSessions(
+  path: string,
+  options: ImportSessionsOptions,
+): Promise<ImportSummary> {
+  const info = await stat(path).catch((error: unknown) => {
+    throw new SessionImportError(path, "unreadable", describeIoError(error), { cause: error });
+  });
+  const summary: ImportSummary = { sessions: [], skipped: [] };
+  const from = options.from ?? "auto";
+  if (info.isDirectory() && (from === "opencode" || from === "auto")) {
+    const storage = await findOpencodeStorage(path);
+    if (storage) {
+      const logs = await readOpencodeStorage(storage);
+      for (const [i, log] of logs.entries()) {
+        await store(log, summary, options);
+        options.onProgress?.({
+          done: i + 1,
+          total: logs.length,
+          path: log.header.importedFrom.path,
+        });
+      }
+      return summary;
+    }
+    if (from === "opencode") await readOpencodeStorage(path); // throws, naming the folder
+  }
+  if (!info.isDirectory()) {
+    if (from === "opencode") {
+      throw new SessionImportError(
+        path,
+        "not_recognized",
+        "opencode sessions are imported from its storage folder",
+      );
+    }
+    const logs = await readFile(path, from);
+    for (const log of logs) await store(log, summary, options);
+    options.onProgress?.({ done: 1, total: 1, path });
+    return summary;
+  }
+  const files = await jsonlFiles(path);
+  for (const [i, file] of files.entries()) {
+    try {
+      const logs = await readFile(file, from, options.maxLineBytes);
+      for (const log of logs) await store(log, summary, options);
+    } catch (error) {
+      if (!SessionImportError.isInstance(error)) throw error;
+      summary.skipped.push({ path: file, reason: error.message, code: error.code });
+    }
+    options.onProgress?.({ done: i + 1, total: files.length, path: file });
+  }
+  return summary;
+}
+
+async function readFile(
+  path: string,
+  from: ImportSource | "auto",
+  maxLineBytes?: number,
+): Promise<ImportedLog[]> {
+  const tool = from === "auto" ? await detectSource(path) : from;
+  const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+  if (tool === "claude-code") return readClaudeCodeFile(path, options);
+  if (tool === "codex") return [await readCodexFile(path, options)];
+  throw new SessionImportError(
+    path,
+    "not_recognized",
+    "it is not a Claude Code or Codex session file",
+  );
+}
+
+async function store(
+  log: ImportedLog,
+  summary: ImportSummary,
+  options: ImportSessionsOptions,
+): Promise<void> {
+  const result = await importIntoStore(options.store, log, {
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+  });
+  summary.sessions.push({
+    ...result,
+    tool: log.header.importedFrom.tool,
+    path: log.header.importedFrom.path,
+    parentSession: log.header.parentSession,
+    report: log.report,
+  });
+}
+
+/** Every `*.jsonl` file under a folder, sorted, without following symbolic links. */
+async function jsonlFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() && entry.name.endsWith(".jsonl")) found.push(path);
+    }
+  };
+  await walk(dir);
+  return found;
+}
+
+/**
+ * Where each tool keeps its sessions by default, under a home folder: Claude Code
+ * `~/.claude/projects`, Codex `~/.codex/sessions`, opencode `~/.local/share/opencode/storage`.
+ */
+export function defaultImportLocation(tool: ImportSource, home: string): string {
+  switch (tool) {
+    case "claude-code":
+      return join(home, ".claude", "projects");
+    case "codex":
+      return join(home, ".codex", "sessions");
+    case "opencode":
+      return join(home, ".local", "share", "opencode", "storage");
+  }
+}

@@ -1,0 +1,35 @@
+export { readClaudeCodeFile } from "./claude-code-reader.js";
+export { readCodexFile } from "./codex-reader.js";
+export { detectSource } from "./detect-source.js";
+export { type ImportProblem, SessionImportError } from "./import-errors.js";
+export {
+  defaultImportLocation,
+  type ImportedSessionResult,
+  type ImportProgress,
+  type ImportSessionsOptions,
+  type ImportSummary,
+  importSessions,
+  type SkippedSource,
+} from "./import-sessions.js";
+export {
+  type EntryProvenance,
+  entryProvenanceSchema,
+  type ImportedLog,
+  type ImportLineIssue,
+  type ImportProvenance,
+  type ImportReport,
+  type ImportSource,
+  importProvenanceSchema,
+  importSourceSchema,
+  RAW_LINE_CUSTOM_TYPE,
+} from "./imported-log.js";
+export { type ReadSourceLinesOptions, readSourceLines, type SourceLine } from "./jsonl-lines.js";
+export { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
+export { importedSessionId } from "./session-ids.js";
+export {
+  importedLogText,
+  importIntoStore,
+  type StoreImportOptions,
+  type StoreImportResult,
+  type StoreImportStatus,
+} from "./store-import.js";

@@ -1,0 +1,305 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+import type { ContentBlock, SessionEntry } from "../format/entries.js";
+import { CURRENT_SESSION_VERSION } from "../format/version.js";
+import { SessionImportError } from "./import-errors.js";
+import type { ImportedLog } from "./imported-log.js";
+import { describeIoError } from "./jsonl-lines.js";
+import { type EntryFields, ImportedLogBuilder, isoTime, parseObjectLine } from "./log-builder.js";
+import {
+  type OpencodeMessage,
+  type OpencodePart,
+  opencodeMessageSchema,
+  opencodePartSchema,
+  opencodeSessionSchema,
+} from "./opencode-files.js";
+import { importedSessionId } from "./session-ids.js";
+
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Finds opencode's storage folder: `dir` itself when it holds `session/`, else
+ * `dir/storage`. Undefined when neither does.
+ */
+export async function findOpencodeStorage(dir: string): Promise<string | undefined> {
+  for (const root of [dir, join(dir, "storage")]) {
+    const info = await stat(join(root, "session")).catch(() => undefined);
+    if (info?.isDirectory()) return root;
+  }
+  return undefined;
+}
+
+/**
+ * Reads every session of opencode's JSON storage folder. A file that is not JSON or not of
+ * the expected shape becomes a raw custom entry of its session (a broken session info
+ * file: a session without its title and folder).
+ * @throws SessionImportError `not_recognized` when the folder has no `session/` folder
+ */
+export async function readOpencodeStorage(dir: string): Promise<ImportedLog[]> {
+  const root = await findOpencodeStorage(dir);
+  if (!root) {
+    throw new SessionImportError(
+      dir,
+      "not_recognized",
+      "it is not opencode's storage folder (no session/ folder in it)",
+    );
+  }
+  const logs: ImportedLog[] = [];
+  for (const project of await names(join(root, "session"))) {
+    for (const file of await names(join(root, "session", project))) {
+      if (!file.endsWith(".json")) continue;
+      logs.push(await readOpencodeSession(root, join(root, "session", project, file)));
+    }
+  }
+  return logs;
+}
+
+async function readOpencodeSession(root: string, infoPath: string): Promise<ImportedLog> {
+  const builder = new ImportedLogBuilder();
+  const info = await readJson(infoPath, builder, root);
+  const parsed = opencodeSessionSchema.safeParse(info);
+  const sessionId = parsed.success
+    ? parsed.data.id
+    : (infoPath.split("/").pop() ?? "").replace(/\.json$/, "");
+  const session = parsed.success ? parsed.data : undefined;
+  const created = isoTime(session?.time?.created, new Date(0).toISOString());
+  const messages: { info: OpencodeMessage; file: string }[] = [];
+  for (const file of await names(join(root, "message", sessionId))) {
+    const path = join(root, "message", sessionId, file);
+    const value = await readJson(path, builder, root);
+    const message = value === undefined ? undefined : opencodeMessageSchema.safeParse(value);
+    if (message?.success) messages.push({ info: message.data, file: path });
+    else if (value !== undefined)
+      raw(builder, root, path, JSON.stringify(value), "not an opencode message");
+  }
+  messages.sort(
+    (a, b) =>
+      (a.info.time?.created ?? 0) - (b.info.time?.created ?? 0) ||
+      a.info.id.localeCompare(b.info.id),
+  );
+  const converter = new OpencodeConverter(builder);
+  for (const { info: message, file } of messages) {
+    const parts: OpencodePart[] = [];
+    for (const name of await names(join(root, "part", message.id))) {
+      const path = join(root, "part", message.id, name);
+      const value = await readJson(path, builder, root);
+      const part = value === undefined ? undefined : opencodePartSchema.safeParse(value);
+      if (part?.success) parts.push(part.data);
+      else if (value !== undefined)
+        raw(builder, root, path, JSON.stringify(value), "not an opencode part");
+    }
+    parts.sort((a, b) => a.id.localeCompare(b.id));
+    converter.message(message, parts, relative(root, file));
+  }
+  return {
+    header: {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: importedSessionId("opencode", sessionId),
+      timestamp: created,
+      cwd: session?.directory ?? "",
+      ...(session?.parentID
+        ? { parentSession: importedSessionId("opencode", session.parentID) }
+        : {}),
+      ...(session?.title ? { title: session.title } : {}),
+      importedFrom: {
+        tool: "opencode",
+        sessionId,
+        path: infoPath,
+        ...(session?.version ? { version: session.version } : {}),
+      },
+    },
+    entries: builder.entries,
+    report: builder.report,
+  };
+}
+
+/**
+ * One opencode session's messages as a path: a message's steps become assistant messages,
+ * each followed by the results of the tools it called; a summary message becomes a
+ * compaction; a change of model becomes a `model_change` entry.
+ */
+class OpencodeConverter {
+  private model: string | undefined;
+  constructor(private readonly builder: ImportedLogBuilder) {}
+
+  message(info: OpencodeMessage, parts: OpencodePart[], file: string): void {
+    const timestamp = isoTime(info.time?.created, new Date(0).toISOString());
+    const ms = Date.parse(timestamp);
+    const from = { file, id: info.id };
+    this.builder.report.lines += 1 + parts.length;
+    if (info.role === "user") {
+      const content = parts.flatMap((p) => userBlock(p));
+      this.add(
+        {
+          type: "message",
+          id: info.id,
+          timestamp,
+          message: { role: "user", content, timestamp: ms },
+        },
+        from,
+      );
+      return;
+    }
+    const provider = info.providerID ?? info.model?.providerID ?? "unknown";
+    const modelId = info.modelID ?? info.model?.modelID ?? "unknown";
+    if (info.summary === true) {
+      const summary = parts
+        .filter((p) => p.type === "text")
+        .map((p) => p.text ?? "")
+        .join("\n");
+      this.add(
+        {
+          type: "compaction",
+          id: info.id,
+          timestamp,
+          summary,
+          tokensBefore: 0,
+          details: { source: "opencode" },
+        },
+        from,
+      );
+      return;
+    }
+    if (`${provider}/${modelId}` !== this.model && modelId !== "unknown") {
+      this.model = `${provider}/${modelId}`;
+      this.add(
+        { type: "model_change", id: `${info.id}-model`, timestamp, provider, modelId },
+        from,
+      );
+    }
+    let blocks: ContentBlock[] = [];
+    let tools: OpencodePart[] = [];
+    let step = 0;
+    const flush = (): void => {
+      if (blocks.length === 0) return;
+      step++;
+      this.add(
+        {
+          type: "message",
+          id: step === 1 ? info.id : `${info.id}-step${step}`,
+          timestamp,
+          message: {
+            role: "assistant",
+            content: blocks,
+            provider,
+            model: modelId,
+            stopReason: tools.length > 0 ? "toolUse" : "stop",
+            timestamp: ms,
+          },
+        },
+        from,
+      );
+      for (const tool of tools) {
+        const state = tool.state ?? {};
+        const failed = state.status === "error";
+        const output = failed ? state.error : state.output;
+        this.add(
+          {
+            type: "message",
+            id: `${tool.id}-result`,
+            timestamp,
+            message: {
+              role: "toolResult",
+              toolCallId: tool.callID ?? tool.id,
+              toolName: tool.tool ?? "unknown",
+              content: [
+                {
+                  type: "text",
+                  text: typeof output === "string" ? output : JSON.stringify(output ?? ""),
+                },
+              ],
+              isError: failed,
+              timestamp: ms,
+            },
+          },
+          { file, id: tool.id },
+        );
+      }
+      blocks = [];
+      tools = [];
+    };
+    for (const part of parts) {
+      if (part.type === "step-start" && tools.length > 0) flush();
+      if (part.type === "text") blocks.push({ type: "text", text: part.text ?? "" });
+      else if (part.type === "reasoning")
+        blocks.push({ type: "thinking", thinking: part.text ?? "" });
+      else if (part.type === "tool") {
+        blocks.push({
+          type: "toolCall",
+          id: part.callID ?? part.id,
+          name: part.tool ?? "",
+          arguments: part.state?.input ?? {},
+        });
+        tools.push(part);
+      } else if (part.type !== "step-start" && part.type !== "step-finish") {
+        blocks.push({ ...part, type: `opencode_${part.type}` });
+      }
+    }
+    flush();
+  }
+
+  private add(
+    fields: Omit<EntryFields, "parentId">,
+    from: { file: string; id: string },
+  ): SessionEntry {
+    return this.builder.add({ ...fields, parentId: this.builder.lastId() } as EntryFields, from);
+  }
+}
+
+function userBlock(part: OpencodePart): ContentBlock[] {
+  if (part.type === "text") return [{ type: "text", text: part.text ?? "" }];
+  if (part.type === "file") {
+    const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.url ?? "");
+    if (match && part.mime?.startsWith("image/"))
+      return [{ type: "image", mimeType: match[1] as string, data: match[2] as string }];
+    return [{ type: "text", text: `[file: ${part.filename ?? part.url ?? "unnamed"}]` }];
+  }
+  return [{ ...part, type: `opencode_${part.type}` }];
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readJson(path: string, builder: ImportedLogBuilder, root: string): Promise<unknown> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return raw(builder, root, path, "", "not a regular file");
+    if (info.size > MAX_FILE_BYTES) return raw(builder, root, path, "", "file larger than 64 MiB");
+    const text = await readFile(path, "utf8");
+    const parsed = parseObjectLine(text);
+    if ("error" in parsed) return raw(builder, root, path, text, parsed.error);
+    return parsed.value;
+  } catch (error) {
+    return raw(builder, root, path, "", describeIoError(error));
+  }
+}
+
+function raw(
+  builder: ImportedLogBuilder,
+  root: string,
+  path: string,
+  text: string,
+  reason: string,
+): undefined {
+  const file = relative(root, path);
+  builder.report.raw++;
+  builder.report.issues.push({ line: 0, file, reason });
+  builder.add(
+    {
+      type: "custom",
+      id: `file-${file}`,
+      parentId: builder.lastId(),
+      timestamp: builder.entries.at(-1)?.timestamp ?? new Date(0).toISOString(),
+      customType: "import.raw_line",
+      data: { file, reason, text },
+    },
+    { file },
+  );
+  return undefined;
+}
