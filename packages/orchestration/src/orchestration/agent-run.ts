@@ -5,6 +5,7 @@ import type { ChildRole } from "./child-records.js";
 import type {
   AgentOutcome,
   AgentPlace,
+  ChildInput,
   ChildOutcomeReport,
   OrchestrationContext,
 } from "./orchestration-context.js";
@@ -17,19 +18,22 @@ const REQUEST_TAG = "original_user_request";
 
 /**
  * Runs one agent of the orchestration on its session: its advisors in parallel on the
- * request, then the agent on the request with their answers as tagged blocks; when it
- * handed the request on (a router), the destination with the request and the router's
- * message; then its handoff with the request and the response.
+ * user's request, then the agent on its prompt with their answers as tagged blocks beside
+ * it; when it handed the request on (a router), the destination with the request and the
+ * router's message; then its handoff with the request and the response.
+ * @param input - what the agent is sent (for a destination or handoff, a composed prompt)
+ * @param request - the user's original request
  */
 export async function runPlace(
   context: OrchestrationContext,
   place: AgentPlace,
+  input: string,
   request: string,
 ): Promise<AgentOutcome> {
   const { node } = place;
   const session = place.host.session;
   const prompt =
-    node.advisors.length === 0 ? request : await advisedPrompt(context, place, request);
+    node.advisors.length === 0 ? input : await advisedPrompt(context, place, input, request);
   const own = await runOwn(context, place, prompt);
   let outcome: AgentOutcome = {
     result: own,
@@ -55,7 +59,7 @@ export async function runPlace(
       place,
       destination as AgentNode,
       "destination",
-      composeBlocks(blocks, context.nonce),
+      { prompt: composeBlocks(blocks, context.nonce), request },
       own,
     );
   }
@@ -69,7 +73,7 @@ export async function runPlace(
       place,
       node.handoff,
       "handoff",
-      composeBlocks(blocks, context.nonce),
+      { prompt: composeBlocks(blocks, context.nonce), request },
       own,
     );
   }
@@ -82,12 +86,12 @@ async function chained(
   place: AgentPlace,
   node: AgentNode,
   role: ChildRole,
-  prompt: string,
+  input: ChildInput,
   own: AgentResult,
 ): Promise<AgentOutcome> {
   let report: ChildOutcomeReport;
   try {
-    report = await context.runChild(place, node, role, prompt, place.forward);
+    report = await context.runChild(place, node, role, input, place.forward);
   } catch (error) {
     if (!ChildRunRefusedError.isInstance(error)) throw error;
     const result = notRunResult("aborted", error.message, place.host.session);
@@ -102,17 +106,27 @@ async function chained(
   return { ...report, own };
 }
 
-/** The request with each advisor's answer (or why it has none) as a tagged block beside it. */
+/**
+ * The prompt with each advisor's answer (or why it has none) as a tagged block beside it;
+ * the advisors get the user's request. A prompt that is the request itself is tagged as it.
+ */
 async function advisedPrompt(
   context: OrchestrationContext,
   place: AgentPlace,
+  input: string,
   request: string,
 ): Promise<string> {
   const blocks = await Promise.all(
     place.node.advisors.map(async (advisor): Promise<PromptBlock> => {
       const name = advisor.definition.name;
       try {
-        const report = await context.runChild(place, advisor, "advisor", request, false);
+        const report = await context.runChild(
+          place,
+          advisor,
+          "advisor",
+          { prompt: request, request },
+          false,
+        );
         if (report.outcome === "succeeded") {
           return { tag: "advisory", attributes: { agent: name }, text: report.response };
         }
@@ -122,7 +136,9 @@ async function advisedPrompt(
       }
     }),
   );
-  return composeBlocks([{ tag: REQUEST_TAG, text: request }, ...blocks], context.nonce);
+  const head: PromptBlock =
+    input === request ? { tag: REQUEST_TAG, text: request } : { tag: "task", text: input };
+  return composeBlocks([head, ...blocks], context.nonce);
 }
 
 function failureBlock(agent: string, why: string): PromptBlock {

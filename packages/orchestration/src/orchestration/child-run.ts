@@ -13,6 +13,7 @@ import {
 import type {
   AgentOutcome,
   AgentPlace,
+  ChildInput,
   ChildOutcomeReport,
   OrchestrationContext,
 } from "./orchestration-context.js";
@@ -34,7 +35,7 @@ export async function runChild(
   parent: AgentPlace,
   node: AgentNode,
   role: ChildRole,
-  prompt: string,
+  input: ChildInput,
   forward: boolean,
   callSignal?: AbortSignal,
 ): Promise<ChildOutcomeReport> {
@@ -67,7 +68,7 @@ export async function runChild(
     scope.release();
     throw error;
   }
-  const work = runOpened(context, parent, place, role, prompt, callSignal);
+  const work = runOpened(context, parent, place, role, input, callSignal);
   parent.running.add(work);
   try {
     return await work;
@@ -107,7 +108,7 @@ async function runOpened(
   parent: AgentPlace,
   place: AgentPlace,
   role: ChildRole,
-  prompt: string,
+  input: ChildInput,
   callSignal: AbortSignal | undefined,
 ): Promise<ChildOutcomeReport> {
   const childSession = place.host.session;
@@ -157,7 +158,7 @@ async function runOpened(
     }
     if (callSignal?.aborted) onCallCut();
     callSignal?.addEventListener("abort", onCallCut, { once: true });
-    outcome = await runPlace(context, place, prompt);
+    outcome = await runPlace(context, place, input.prompt, input.request);
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {

@@ -54,12 +54,23 @@ export interface ChildOutcomeReport extends AgentOutcome {
   message: string | undefined;
 }
 
+/** What a child is sent: its prompt, and the user's request it serves. */
+export interface ChildInput {
+  /** The text the child is prompted with. */
+  prompt: string;
+  /**
+   * The user's original request, which the child's own advisors and handoff get; for a
+   * sub-agent, its prompt (a new task).
+   */
+  request: string;
+}
+
 /** Starts a child run under `parent` (see `child-run.ts`). */
 export type RunChild = (
   parent: AgentPlace,
   node: AgentNode,
   role: ChildRole,
-  prompt: string,
+  input: ChildInput,
   forward: boolean,
   /** A sub-agent call's signal: when it fires (the call was cut), the child is aborted. */
   callSignal?: AbortSignal,

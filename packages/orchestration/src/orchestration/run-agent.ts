@@ -100,8 +100,8 @@ export function runAgent(
         } as OrchestrationEvent);
       }
     },
-    runChild: (parent, node, role, text, forward, callSignal) =>
-      runChild(context, parent, node, role, text, forward, callSignal),
+    runChild: (parent, node, role, input, forward, callSignal) =>
+      runChild(context, parent, node, role, input, forward, callSignal),
   };
   const onAbort = () => scope.abort();
   if (options.signal?.aborted) scope.abort();
@@ -154,7 +154,7 @@ async function orchestrate(
       if (options.sessionId !== undefined) {
         await recordInterruptedChildren(session, { store, ...tenant });
       }
-      const outcome = await runPlace(context, place, prompt);
+      const outcome = await runPlace(context, place, prompt, prompt);
       while (place.running.size > 0) await Promise.allSettled([...place.running]);
       const own = outcome.own ?? notRunResult("aborted", "the root agent did not run", session);
       const children = context.children.map((child) => ({ ...child, usage: { ...child.usage } }));

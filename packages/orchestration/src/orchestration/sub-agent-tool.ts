@@ -29,7 +29,7 @@ export function createSubAgentTool(
     const place = parent();
     const report = await limit.run(() => {
       if (signal.aborted) throw new Error("the call was cut before the agent started");
-      return context.runChild(place, child, "subagent", prompt, false, signal);
+      return context.runChild(place, child, "subagent", { prompt, request: prompt }, false, signal);
     });
     if (report.outcome !== "succeeded") {
       throw new Error(`${report.finalAgent} ${report.outcome}: ${report.message ?? ""}`.trim());
