@@ -63,10 +63,10 @@ export class ClaudeCodeConverter {
   }
 
   /** Keeps a line no reader understands as a raw custom entry. */
-  addRaw(lineNumber: number, text: string, reason: string): void {
+  addRaw(lineNumber: number, text: string, reason: string, torn = false): void {
     this.openAssistant = undefined;
     const parentId = this.tip(this.builder.lastId());
-    const entry = this.builder.raw(lineNumber, text, reason, this.lastTime);
+    const entry = this.builder.raw(lineNumber, text, reason, this.lastTime, torn);
     (entry as { parentId: string | null }).parentId = parentId;
     this.extendChain(parentId, entry.id);
   }

@@ -182,9 +182,9 @@ export class CodexConverter {
   }
 
   /** Keeps a line no reader understands as a raw custom entry. */
-  raw(line: number, reason: string, timestamp = this.lastTime): void {
+  raw(line: number, reason: string, timestamp = this.lastTime, torn = false): void {
     this.open = undefined;
-    this.builder.raw(line, this.currentText, reason, timestamp);
+    this.builder.raw(line, this.currentText, reason, timestamp, torn);
   }
 
   private assistant(

@@ -47,7 +47,8 @@ export async function readCodexFile(
     }
     const parsed = parseObjectLine(source.text);
     if ("error" in parsed) {
-      converter.raw(source.line, source.torn ? `torn last line: ${parsed.error}` : parsed.error);
+      if (source.torn) converter.raw(source.line, `torn last line: ${parsed.error}`, time, true);
+      else converter.raw(source.line, parsed.error);
       continue;
     }
     const value = parsed.value;

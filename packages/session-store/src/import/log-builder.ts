@@ -44,8 +44,11 @@ export class ImportedLogBuilder {
     return entry;
   }
 
-  /** Keeps a source line whole as a custom entry, and records why. */
-  raw(line: number, text: string, reason: string, timestamp: string): SessionEntry {
+  /**
+   * Keeps a source line whole as a custom entry, and records why. A `torn` line (the last,
+   * without its newline) may still be being written; a later import replaces it.
+   */
+  raw(line: number, text: string, reason: string, timestamp: string, torn = false): SessionEntry {
     this.report.raw++;
     this.report.issues.push({ line, reason });
     return this.add(
@@ -55,7 +58,7 @@ export class ImportedLogBuilder {
         parentId: this.lastId(),
         timestamp,
         customType: RAW_LINE_CUSTOM_TYPE,
-        data: { line, reason, text },
+        data: { line, reason, text, ...(torn ? { torn: true } : {}) },
       },
       { line },
     );

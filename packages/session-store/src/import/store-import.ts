@@ -1,7 +1,7 @@
 import type { SessionEntry } from "../format/entries.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SessionNotFoundError } from "../store/store-errors.js";
-import type { ImportedLog } from "./imported-log.js";
+import { type ImportedLog, RAW_LINE_CUSTOM_TYPE } from "./imported-log.js";
 
 /**
  * What importing one session did: `created` (new in the store), `unchanged` (the same
@@ -57,7 +57,8 @@ export async function importIntoStore(
     return { id, status: "created", added: log.entries.length };
   }
   const fresh = new Map(log.entries.map((e) => [e.id, JSON.stringify(e)]));
-  const extra = stored.filter((e) => e.type !== "leaf" && !fresh.has(e.id));
+  const kept = stored.filter((e) => e.type !== "leaf");
+  const extra = kept.filter((e) => !fresh.has(e.id) && !isTornLine(e));
   if (extra.length > 0) {
     return {
       id,
@@ -66,7 +67,6 @@ export async function importIntoStore(
       reason: `the stored session has ${extra.length} entries the source does not (it was continued in Arbor); import it as a copy or delete the stored one first`,
     };
   }
-  const kept = stored.filter((e) => e.type !== "leaf");
   const same =
     kept.length === log.entries.length && kept.every((e) => fresh.get(e.id) === JSON.stringify(e));
   if (same) return { id, status: "unchanged", added: 0 };
@@ -74,7 +74,15 @@ export async function importIntoStore(
     await store.delete(id, tenant);
     await store.importLog(importedLogText(log), tenant);
   }
-  return { id, status: "updated", added: log.entries.length - kept.length };
+  const storedIds = new Set(kept.map((e) => e.id));
+  const added = log.entries.filter((e) => !storedIds.has(e.id)).length;
+  return { id, status: "updated", added };
+}
+
+/** A raw entry of a last line that was still being written when it was imported. */
+function isTornLine(entry: SessionEntry): boolean {
+  const custom = entry as { customType?: string; data?: { torn?: unknown } };
+  return entry.type === "custom" && custom.customType === RAW_LINE_CUSTOM_TYPE && custom.data?.torn === true;
 }
 
 async function storedEntries(
