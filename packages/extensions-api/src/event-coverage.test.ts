@@ -6,6 +6,7 @@ import {
   type ExtensionEventName,
 } from "./events.js";
 import { ExtensionRunner } from "./runner.js";
+import { compactEvent } from "./testing/event-samples.js";
 
 /** One payload per event; the mapped type makes a missing event a type error. */
 const samples: { [K in ExtensionEventName]: ExtensionEventMap[K] } = {
@@ -48,7 +49,9 @@ const samples: { [K in ExtensionEventName]: ExtensionEventMap[K] } = {
   ttsr_triggered: {
     type: "ttsr_triggered",
     turnIndex: 0,
-    rules: ["no-any"],
+    rules: [
+      { name: "no-any", path: "rules/no-any.md", content: "Do not use any.", scope: ["text"] },
+    ],
     source: { kind: "text" },
   },
   model_select: {
@@ -57,12 +60,14 @@ const samples: { [K in ExtensionEventName]: ExtensionEventMap[K] } = {
     previousModel: null,
     source: "failover",
   },
-  session_before_compact: {
-    type: "session_before_compact",
-    reason: "overflow",
-    tokensBefore: 1000,
-    messagesToSummarize: [],
+  agent_complete: {
+    type: "agent_complete",
+    report: { answer: 42 },
+    repaired: false,
+    entryId: "e9",
+    meta: { sources: { urls: ["https://example.com"] } },
   },
+  session_before_compact: compactEvent("overflow"),
   session_compact: {
     type: "session_compact",
     entryId: "e2",
@@ -74,7 +79,9 @@ const samples: { [K in ExtensionEventName]: ExtensionEventMap[K] } = {
     type: "session_before_tree",
     targetId: null,
     oldLeafId: "e2",
+    commonAncestorId: null,
     entriesToSummarize: [],
+    userWantsSummary: false,
   },
   session_tree: { type: "session_tree", newLeafId: null, oldLeafId: "e2", fromExtension: false },
   session_shutdown: { type: "session_shutdown", sessionId: "s2" },

@@ -3,7 +3,9 @@ import type {
   BeforeAgentStartResult,
   ContextResult,
   ExtensionEventOutcomeMap,
+  SessionBeforeCompactOutcome,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   SummaryHookOutcome,
   ToolCallResult,
   ToolResultResult,
@@ -86,14 +88,50 @@ function foldFor(event: ExtensionEvent): EventFold<ExtensionEventName> {
         () => ({ content: state.content, isError: state.isError, details: state.details, changed }),
       );
     }
-    case "session_before_compact":
+    case "session_before_compact": {
+      const state: typeof event = { ...event };
+      let cancelledBy: string | undefined;
+      let supplier: string | undefined;
+      let promptChanged = false;
+      return fold(
+        () => ({ ...state }),
+        (result: SessionBeforeCompactResult, extensionName) => {
+          if (result.cancel) {
+            cancelledBy = extensionName;
+            return "stop";
+          }
+          if (result.prompt !== undefined) {
+            state.prompt = result.prompt;
+            promptChanged = true;
+          }
+          if (result.summary !== undefined) {
+            state.summary = result.summary;
+            state.details = result.details;
+            supplier = extensionName;
+          }
+          return "continue";
+        },
+        (): SessionBeforeCompactOutcome => {
+          if (cancelledBy !== undefined) return { cancelled: true, extensionName: cancelledBy };
+          const prompt = promptChanged ? { prompt: state.prompt } : {};
+          if (supplier === undefined) return { cancelled: false, ...prompt };
+          return {
+            cancelled: false,
+            summary: state.summary,
+            details: state.details,
+            extensionName: supplier,
+            ...prompt,
+          };
+        },
+      );
+    }
     case "session_before_tree": {
       const state: typeof event = { ...event };
       let cancelledBy: string | undefined;
       let supplier: string | undefined;
       return fold(
         () => ({ ...state }),
-        (result: SessionBeforeCompactResult, extensionName) => {
+        (result: SessionBeforeTreeResult, extensionName) => {
           if (result.cancel) {
             cancelledBy = extensionName;
             return "stop";

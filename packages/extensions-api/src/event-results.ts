@@ -60,8 +60,16 @@ export const summaryHookResultSchema = z.strictObject({
   /** Extension data stored with the summary. Replaced with `summary`. */
   details: z.unknown().optional(),
 });
+/** What a `session_before_compact` handler may return: a summary hook's result, or a new prompt. */
+export const sessionBeforeCompactResultSchema = summaryHookResultSchema.extend({
+  /**
+   * Replaces the instruction the model summarizes with (when no handler supplies the
+   * summary). Chained; the last one wins.
+   */
+  prompt: z.string().trim().min(1).optional(),
+});
 /** What a `session_before_compact` handler may return. */
-export type SessionBeforeCompactResult = z.infer<typeof summaryHookResultSchema>;
+export type SessionBeforeCompactResult = z.infer<typeof sessionBeforeCompactResultSchema>;
 /** What a `session_before_tree` handler may return. */
 export type SessionBeforeTreeResult = z.infer<typeof summaryHookResultSchema>;
 
@@ -74,7 +82,7 @@ export const extensionEventResultSchemas = {
   context: contextResultSchema,
   tool_call: toolCallResultSchema,
   tool_result: toolResultResultSchema,
-  session_before_compact: summaryHookResultSchema,
+  session_before_compact: sessionBeforeCompactResultSchema,
   session_before_tree: summaryHookResultSchema,
 } as const satisfies Partial<Record<ExtensionEventName, z.ZodType>>;
 
@@ -93,6 +101,7 @@ export interface ExtensionEventResultMap {
   turn_end: undefined;
   ttsr_triggered: undefined;
   model_select: undefined;
+  agent_complete: undefined;
   session_before_compact: SessionBeforeCompactResult;
   session_compact: undefined;
   session_before_tree: SessionBeforeTreeResult;
@@ -140,6 +149,20 @@ export type SummaryHookOutcome =
       extensionName?: string;
     };
 
+/** What every `session_before_compact` handler amounted to. */
+export type SessionBeforeCompactOutcome =
+  | { cancelled: true; extensionName: string }
+  | {
+      cancelled: false;
+      /** The supplied summary, if a handler supplied one; otherwise the runner makes its own. */
+      summary?: string;
+      details?: unknown;
+      /** The extension whose summary won. */
+      extensionName?: string;
+      /** The summarizing instruction a handler put in place of the runner's, if any. */
+      prompt?: string;
+    };
+
 /** What {@link ExtensionRunner.emit} resolves to, by event. */
 export interface ExtensionEventOutcomeMap {
   session_start: undefined;
@@ -155,7 +178,8 @@ export interface ExtensionEventOutcomeMap {
   turn_end: undefined;
   ttsr_triggered: undefined;
   model_select: undefined;
-  session_before_compact: SummaryHookOutcome;
+  agent_complete: undefined;
+  session_before_compact: SessionBeforeCompactOutcome;
   session_compact: undefined;
   session_before_tree: SummaryHookOutcome;
   session_tree: undefined;

@@ -1,4 +1,10 @@
-import type { AgentMessage, ModelRef, SessionEntry } from "@arbor/session-store";
+import type {
+  AgentMessage,
+  CompactionEntry,
+  FileOperations,
+  ModelRef,
+  SessionEntry,
+} from "@arbor/session-store";
 import type { ImageContent, ToolResultContent } from "./content.js";
 
 /**
@@ -20,6 +26,7 @@ export const EXTENSION_EVENT_NAMES = [
   "turn_end",
   "ttsr_triggered",
   "model_select",
+  "agent_complete",
   "session_before_compact",
   "session_compact",
   "session_before_tree",
@@ -151,17 +158,52 @@ export interface ToolResultEvent {
 /** What asked for a compaction: the user, the token threshold, or a context overflow. */
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
-/** The session is about to be compacted; a handler may cancel or supply the summary. */
+/** What a compaction will do, planned before any model call (pi's `CompactionPreparation`). */
+export interface CompactionPreparation {
+  /** The first entry kept verbatim after the summary. */
+  firstKeptEntryId: string;
+  /** The messages the summary replaces. */
+  messagesToSummarize: AgentMessage[];
+  /** When the cut falls inside a turn: that turn's messages before the cut. */
+  turnPrefixMessages: AgentMessage[];
+  /** Whether the cut falls inside a turn. */
+  splitTurn: boolean;
+  /** Estimated tokens of the context before compaction. */
+  tokensBefore: number;
+  /** The summary of the previous compaction, which the new one updates. */
+  previousSummary?: string;
+  /** Files read and modified, the previous compaction's included. */
+  fileOperations: FileOperations;
+}
+
+/**
+ * The session is about to be compacted; a handler may cancel, supply the summary, or
+ * replace the prompt the model summarizes with.
+ */
 export interface SessionBeforeCompactEvent {
   type: "session_before_compact";
   reason: CompactionReason;
+  /** The same as `preparation.tokensBefore`. */
   tokensBefore: number;
-  /** The first entry kept verbatim after the summary. */
+  /** The same as `preparation.firstKeptEntryId`. */
   firstKeptEntryId?: string;
-  /** The messages the summary replaces. */
+  /** The same as `preparation.messagesToSummarize`. */
   messagesToSummarize: AgentMessage[];
+  /** The plan: what is summarized, what is kept, the previous summary, the files touched. */
+  preparation: CompactionPreparation;
+  /** Every entry of the branch being compacted, root first. */
+  branchEntries: SessionEntry[];
+  /** The compactions already on the branch, newest first. */
+  previousCompactions: CompactionEntry[];
+  /** The model that will write the summary. */
+  model: ModelRef;
   /** Instructions the user gave with `/compact`. */
   customInstructions?: string;
+  /**
+   * The instruction the model summarizes the conversation with (the runner's, or the one
+   * an earlier handler put in its place). Return `{ prompt }` to replace it.
+   */
+  prompt: string;
   /** A summary supplied by an earlier handler. */
   summary?: string;
   /** Details supplied by an earlier handler, stored on the compaction entry. */
@@ -185,8 +227,12 @@ export interface SessionBeforeTreeEvent {
   /** Where the leaf goes (`null`: before the first entry). */
   targetId: string | null;
   oldLeafId: string | null;
+  /** The deepest entry both the old leaf and the target descend from (`null`: none). */
+  commonAncestorId: string | null;
   /** The entries of the branch being left that a summary would cover. */
   entriesToSummarize: SessionEntry[];
+  /** Whether the user asked for a summary of the branch left (`summarize: true`). */
+  userWantsSummary: boolean;
   /** A summary supplied by an earlier handler. */
   summary?: string;
   /** Details supplied by an earlier handler, stored on the branch summary entry. */
@@ -210,12 +256,23 @@ export type TtsrTriggerSource =
   | { kind: "thinking" }
   | { kind: "tool"; id: string; name: string };
 
+/** A stream rule that fired, as `ttsr_triggered` carries it. */
+export interface TtsrTriggeredRule {
+  name: string;
+  /** The file the rule was loaded from, when it came from one. */
+  path?: string;
+  /** The reminder injected for the model. */
+  content: string;
+  /** Which streams the rule watches (`text`, `thinking`, `tool`, `tool:<name>`, …). */
+  scope: string[];
+}
+
 /** Stream rules interrupted the answer; it will be retried with the rules injected. */
 export interface TtsrTriggeredEvent {
   type: "ttsr_triggered";
   turnIndex: number;
-  /** The names of the rules that fired. */
-  rules: string[];
+  /** The rules that fired. */
+  rules: TtsrTriggeredRule[];
   source: TtsrTriggerSource;
 }
 
@@ -228,6 +285,23 @@ export interface ModelSelectEvent {
   model: ModelRef;
   previousModel: ModelRef | null;
   source: ModelSelectSource;
+}
+
+/**
+ * A run ended with an accepted final report (and every metadata block extensions require
+ * beside it): emitted once per successful run, after the report is stored. The place for
+ * what an extension does with a finished task (ai-agent's `onComplete`).
+ */
+export interface AgentCompleteEvent {
+  type: "agent_complete";
+  /** The accepted report: the final-report tool's value, or the final answer's text. */
+  report: unknown;
+  /** True when a trivial repair was needed (JSON in a string, a fence, a wrapper). */
+  repaired: boolean;
+  /** The stored answer that carried the report. */
+  entryId?: string;
+  /** The required metadata blocks, by name (`{}` when none is required). */
+  meta: Record<string, unknown>;
 }
 
 /** Every extension event, by name. */
@@ -245,6 +319,7 @@ export interface ExtensionEventMap {
   turn_end: TurnEndEvent;
   ttsr_triggered: TtsrTriggeredEvent;
   model_select: ModelSelectEvent;
+  agent_complete: AgentCompleteEvent;
   session_before_compact: SessionBeforeCompactEvent;
   session_compact: SessionCompactEvent;
   session_before_tree: SessionBeforeTreeEvent;
@@ -279,10 +354,17 @@ export type ExtensionErrorKind =
   | "terminated";
 
 /**
- * Where an extension failed: an event it handled, its loading, a tool, a command, or
- * `background` for work it left running (timers, un-awaited promises).
+ * Where an extension failed: an event it handled, its loading, a tool, a command, a
+ * `requireFinalMeta` registration, or `background` for work it left running (timers,
+ * un-awaited promises).
  */
-export type ExtensionErrorOrigin = ExtensionEventName | "load" | "tool" | "command" | "background";
+export type ExtensionErrorOrigin =
+  | ExtensionEventName
+  | "load"
+  | "tool"
+  | "command"
+  | "final_meta"
+  | "background";
 
 /** The runner's own event: an extension failed and was skipped; the session goes on. */
 export interface ExtensionErrorEvent {

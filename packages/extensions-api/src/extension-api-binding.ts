@@ -13,6 +13,7 @@ import type {
   ReadonlySessionView,
 } from "./extension-api.js";
 import { runAsHost } from "./extension-scope.js";
+import type { FinalMetaDefinition } from "./final-meta.js";
 import type { ExtensionRecord } from "./registry.js";
 
 /** What the runner lends an extension's API object. */
@@ -24,6 +25,7 @@ export interface ApiBindings {
   session(): ReadonlySessionView;
   addTool(tool: ExtensionToolDefinition): void;
   addCommand(name: string, command: ExtensionCommandDefinition): void;
+  addFinalMeta(definition: FinalMetaDefinition): void;
   /** Whether the session has shut down (a host was bound, then removed). */
   isShutDown(): boolean;
   /** Aborted when the session shuts down: programs `exec` started are stopped with it. */
@@ -94,6 +96,12 @@ export function createExtensionApi(record: ExtensionRecord, bindings: ApiBinding
       refuseAfterShutdown("registerCommand");
       if (record.state === "loading") record.pendingCommands.push({ name, command });
       else if (record.state === "active") bindings.addCommand(name, command);
+    },
+    requireFinalMeta: (definition) => {
+      refuseAfterShutdown("requireFinalMeta");
+      const checked = definition as unknown as FinalMetaDefinition;
+      if (record.state === "loading") record.pendingFinalMeta.push(checked);
+      else if (record.state === "active") bindings.addFinalMeta(checked);
     },
     setLabel: async (entryId, label) => {
       check(nonEmpty, entryId, "setLabel: the entry id");

@@ -1,16 +1,21 @@
-import type { SessionEntry, SessionHeader, SessionTreeNode } from "@arbor/session-store";
+import type {
+  InjectedRule,
+  SessionEntry,
+  SessionHeader,
+  SessionTreeNode,
+} from "@arbor/session-store";
 import type { z } from "zod";
 import type { CustomMessageInput, ToolResultContent, UserMessageContent } from "./content.js";
 import type { ExtensionEventResultMap } from "./event-results.js";
 import type { ExtensionEventMap, ExtensionEventName } from "./events.js";
 import type { ExecOptions, ExecResult } from "./exec.js";
+import type { FinalMetaDefinition } from "./final-meta.js";
 
 /**
- * A read-only view of the active session: pi's getter names. A `Session` from
- * `@arbor/session-store` satisfies it; extensions receive copies, so changing what a getter
- * returns changes nothing in the session.
+ * The getters a host's session offers (pi's names); a `Session` from `@arbor/session-store`
+ * satisfies it. Extensions see it as a {@link ReadonlySessionView}.
  */
-export interface ReadonlySessionView {
+export interface SessionReader {
   getHeader(): SessionHeader;
   getLeafId(): string | null;
   getEntry(id: string): SessionEntry | undefined;
@@ -22,6 +27,19 @@ export interface ReadonlySessionView {
   getEntries(): SessionEntry[];
   /** The set title, or one made from the first user message. */
   getTitle(): string | undefined;
+}
+
+/**
+ * A read-only view of the active session: pi's getter names, and the stream rules injected
+ * on the current path. Extensions receive copies, so changing what a getter returns
+ * changes nothing in the session.
+ */
+export interface ReadonlySessionView extends SessionReader {
+  /**
+   * The stream rules injected on the current path (its `ttsr_injection` entries), oldest
+   * first: rule name, turn and interrupt number (pi's `getInjectedTtsrRules`).
+   */
+  getInjectedTtsrRules(): InjectedRule[];
 }
 
 /**
@@ -135,6 +153,25 @@ export interface ExtensionAPI {
   registerTool<P extends z.ZodObject>(tool: ExtensionToolDefinition<P>): void;
   /** Registers a `/name` command; the first registration of a name wins. */
   registerCommand(name: string, command: ExtensionCommandDefinition): void;
+  /**
+   * Requires a metadata block beside every final report (ai-agent's META). The model
+   * delivers blocks through the built-in `final_meta` tool, next to its final answer; a run
+   * succeeds only when the report and every required block validate. A valid report whose
+   * blocks are missing or invalid is kept (locked) and the model is asked for the blocks
+   * only; when it never delivers them the run fails with `final_meta_missing`. The first
+   * registration of a name wins; later ones are reported. Read the accepted blocks in
+   * `agent_complete` (`event.meta[name]`) or in the run's `finalReport.meta`.
+   * @example
+   * ```ts
+   * arbor.requireFinalMeta({
+   *   name: "sources",
+   *   description: "The URLs the answer relies on",
+   *   schema: z.object({ urls: z.array(z.string().url()).min(1) }),
+   * });
+   * arbor.on("agent_complete", (event) => save(event.report, event.meta.sources));
+   * ```
+   */
+  requireFinalMeta<S extends z.ZodType>(definition: FinalMetaDefinition<S>): void;
   /** Sets the label of an entry, or clears it when `label` is absent or empty. */
   setLabel(entryId: string, label?: string): Promise<void>;
   /** Sets the session's title. */
@@ -167,7 +204,7 @@ export type ExtensionFactory = (arbor: ExtensionAPI) => void | Promise<void>;
  */
 export interface ExtensionHost {
   /** The active session. */
-  readonly session: ReadonlySessionView;
+  readonly session: SessionReader;
   /** Persists a `custom_message` and delivers it as `options` say. */
   sendMessage(message: CustomMessageInput, options: SendMessageOptions): Promise<void>;
   /** Delivers a user message as `options` say. */

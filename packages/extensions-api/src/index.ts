@@ -37,9 +37,11 @@ export {
   type ExtensionEventOutcomeMap,
   type ExtensionEventResultMap,
   extensionEventResultSchemas,
+  type SessionBeforeCompactOutcome,
   type SessionBeforeCompactResult,
   type SessionBeforeTreeResult,
   type SummaryHookOutcome,
+  sessionBeforeCompactResultSchema,
   summaryHookResultSchema,
   type ToolCallOutcome,
   type ToolCallResult,
@@ -49,8 +51,10 @@ export {
   toolResultResultSchema,
 } from "./event-results.js";
 export {
+  type AgentCompleteEvent,
   type BeforeAgentStartEvent,
   type BeforeProviderRequestEvent,
+  type CompactionPreparation,
   type CompactionReason,
   type ContextEvent,
   EXTENSION_EVENT_NAMES,
@@ -77,6 +81,7 @@ export {
   type ToolCallEvent,
   type ToolResultEvent,
   type TtsrTriggeredEvent,
+  type TtsrTriggeredRule,
   type TtsrTriggerSource,
   type TurnEndEvent,
   type TurnStartEvent,
@@ -95,6 +100,7 @@ export type {
   ReadonlySessionView,
   SendMessageOptions,
   SendUserMessageOptions,
+  SessionReader,
   ToolExecuteResult,
   ToolExecutionContext,
 } from "./extension-api.js";
@@ -104,6 +110,12 @@ export {
   type ProcessFailureEvent,
   type ProcessFailureSource,
 } from "./failure-guard.js";
+export {
+  FINAL_META_NAME_PATTERN,
+  type FinalMetaDefinition,
+  type RegisteredFinalMeta,
+  validateFinalMeta,
+} from "./final-meta.js";
 export {
   createModuleImporter,
   type ModuleImporter,

@@ -5,7 +5,10 @@
  */
 import type {
   AgentMessage,
+  CompactionEntry,
   ContentBlock,
+  FileOperations,
+  InjectedRule,
   ModelRef,
   Session,
   SessionEntry,
@@ -32,14 +35,17 @@ import {
   type ExtensionFactory,
   type ExtensionHost,
   ExtensionRunner,
+  type FinalMetaDefinition,
   type ImageContent,
   type LoadedExtension,
   type ReadonlySessionView,
   type RegisteredCommand,
+  type RegisteredFinalMeta,
   type RegisteredTool,
   type SendMessageOptions,
   type SendUserMessageOptions,
-  type SummaryHookOutcome,
+  type SessionBeforeCompactOutcome,
+  type SessionReader,
   type ToolCallOutcome,
   type ToolExecutionContext,
   type ToolExecutionResult,
@@ -65,6 +71,7 @@ describe("event names", () => {
         "turn_end",
         "ttsr_triggered",
         "model_select",
+        "agent_complete",
         "session_before_compact",
         "session_compact",
         "session_before_tree",
@@ -146,7 +153,20 @@ describe("event payloads", () => {
       tokensBefore: number;
       firstKeptEntryId?: string;
       messagesToSummarize: AgentMessage[];
+      preparation: {
+        firstKeptEntryId: string;
+        messagesToSummarize: AgentMessage[];
+        turnPrefixMessages: AgentMessage[];
+        splitTurn: boolean;
+        tokensBefore: number;
+        previousSummary?: string;
+        fileOperations: FileOperations;
+      };
+      branchEntries: SessionEntry[];
+      previousCompactions: CompactionEntry[];
+      model: ModelRef;
       customInstructions?: string;
+      prompt: string;
       summary?: string;
       details?: unknown;
     }>();
@@ -162,7 +182,9 @@ describe("event payloads", () => {
       type: "session_before_tree";
       targetId: string | null;
       oldLeafId: string | null;
+      commonAncestorId: string | null;
       entriesToSummarize: SessionEntry[];
+      userWantsSummary: boolean;
       summary?: string;
       details?: unknown;
     }>();
@@ -176,7 +198,7 @@ describe("event payloads", () => {
     expectTypeOf<M["ttsr_triggered"]>().toEqualTypeOf<{
       type: "ttsr_triggered";
       turnIndex: number;
-      rules: string[];
+      rules: { name: string; path?: string; content: string; scope: string[] }[];
       source: { kind: "text" } | { kind: "thinking" } | { kind: "tool"; id: string; name: string };
     }>();
     expectTypeOf<M["model_select"]>().toEqualTypeOf<{
@@ -185,11 +207,18 @@ describe("event payloads", () => {
       previousModel: ModelRef | null;
       source: "set" | "cycle" | "restore" | "failover";
     }>();
+    expectTypeOf<M["agent_complete"]>().toEqualTypeOf<{
+      type: "agent_complete";
+      report: unknown;
+      repaired: boolean;
+      entryId?: string;
+      meta: Record<string, unknown>;
+    }>();
     expectTypeOf<ExtensionErrorEvent>().toEqualTypeOf<{
       type: "extension_error";
       extensionName: string;
       extensionPath: string;
-      event: ExtensionEventName | "load" | "tool" | "command" | "background";
+      event: ExtensionEventName | "load" | "tool" | "command" | "final_meta" | "background";
       kind:
         | "load_failed"
         | "threw"
@@ -272,6 +301,14 @@ describe("ExtensionAPI", () => {
     expectTypeOf<ExtensionAPI["setLabel"]>().toEqualTypeOf<
       (entryId: string, label?: string) => Promise<void>
     >();
+    expectTypeOf<ExtensionAPI["requireFinalMeta"]>().toEqualTypeOf<
+      <S extends z.ZodType>(definition: FinalMetaDefinition<S>) => void
+    >();
+    expectTypeOf<FinalMetaDefinition<z.ZodString>>().toEqualTypeOf<{
+      name: string;
+      description: string;
+      schema: z.ZodString;
+    }>();
     expectTypeOf<ExtensionAPI["setTitle"]>().toEqualTypeOf<(title: string) => Promise<void>>();
     expectTypeOf<ExtensionAPI["session"]>().toEqualTypeOf<ReadonlySessionView>();
     expectTypeOf<ExtensionAPI["exec"]>().toEqualTypeOf<
@@ -314,8 +351,20 @@ describe("ExtensionAPI", () => {
 
 describe("ReadonlySessionView and ExtensionHost", () => {
   it("is satisfied by a session-store Session", () => {
-    expectTypeOf<Session>().toExtend<ReadonlySessionView>();
+    expectTypeOf<Session>().toExtend<SessionReader>();
     expectTypeOf<ReadonlySessionView>().toEqualTypeOf<{
+      getHeader(): SessionHeader;
+      getLeafId(): string | null;
+      getEntry(id: string): SessionEntry | undefined;
+      getChildren(parentId: string): SessionEntry[];
+      getBranch(fromId?: string | null): SessionEntry[];
+      getTree(): SessionTreeNode[];
+      getLabel(id: string): string | undefined;
+      getEntries(): SessionEntry[];
+      getTitle(): string | undefined;
+      getInjectedTtsrRules(): InjectedRule[];
+    }>();
+    expectTypeOf<SessionReader>().toEqualTypeOf<{
       getHeader(): SessionHeader;
       getLeafId(): string | null;
       getEntry(id: string): SessionEntry | undefined;
@@ -330,7 +379,7 @@ describe("ReadonlySessionView and ExtensionHost", () => {
 
   it("keeps the host's side-effect methods", () => {
     expectTypeOf<ExtensionHost>().toEqualTypeOf<{
-      readonly session: ReadonlySessionView;
+      readonly session: SessionReader;
       sendMessage(message: CustomMessageInput, options: SendMessageOptions): Promise<void>;
       sendUserMessage(content: UserMessageContent, options: SendUserMessageOptions): Promise<void>;
       appendEntry(customType: string, data: unknown): Promise<string>;
@@ -368,8 +417,30 @@ describe("ExtensionRunner", () => {
         reason: "manual",
         tokensBefore: 0,
         messagesToSummarize: [],
+        preparation: {
+          firstKeptEntryId: "e1",
+          messagesToSummarize: [],
+          turnPrefixMessages: [],
+          splitTurn: false,
+          tokensBefore: 0,
+          fileOperations: { readFiles: [], modifiedFiles: [] },
+        },
+        branchEntries: [],
+        previousCompactions: [],
+        model: { provider: "p", modelId: "m" },
+        prompt: "Summarize.",
       }),
-    ).toEqualTypeOf<Promise<SummaryHookOutcome>>();
+    ).toEqualTypeOf<Promise<SessionBeforeCompactOutcome>>();
+    expectTypeOf<SessionBeforeCompactOutcome>().toEqualTypeOf<
+      | { cancelled: true; extensionName: string }
+      | {
+          cancelled: false;
+          summary?: string;
+          details?: unknown;
+          extensionName?: string;
+          prompt?: string;
+        }
+    >();
     expectTypeOf(runner.emit({ type: "turn_start", turnIndex: 0, timestamp: 0 })).toEqualTypeOf<
       Promise<undefined>
     >();
@@ -390,6 +461,7 @@ describe("ExtensionRunner", () => {
     expectTypeOf(runner.addExtension).parameters.toEqualTypeOf<[string, ExtensionFactory]>();
     expectTypeOf(runner.getTools()).toEqualTypeOf<RegisteredTool[]>();
     expectTypeOf(runner.getCommands()).toEqualTypeOf<RegisteredCommand[]>();
+    expectTypeOf(runner.getFinalMetaRequirements()).toEqualTypeOf<RegisteredFinalMeta[]>();
     expectTypeOf(runner.executeTool("t", {}, { toolCallId: "c" })).toEqualTypeOf<
       Promise<ToolExecutionResult>
     >();

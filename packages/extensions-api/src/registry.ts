@@ -7,6 +7,7 @@ import type {
   ExtensionToolDefinition,
 } from "./extension-api.js";
 import type { ExtensionOwner } from "./extension-scope.js";
+import type { FinalMetaDefinition } from "./final-meta.js";
 
 /** A tool an extension registered, as the turn runner offers it to the model. */
 export interface RegisteredTool {
@@ -57,6 +58,8 @@ export interface ExtensionRecord {
   handlers: Map<ExtensionEventName, ExtensionHandler<ExtensionEventName>[]>;
   pendingTools: ExtensionToolDefinition[];
   pendingCommands: Array<{ name: string; command: ExtensionCommandDefinition }>;
+  /** `requireFinalMeta` calls made while the factory runs; they wait for `active` too. */
+  pendingFinalMeta: FinalMetaDefinition[];
 }
 
 /** A tool with what the runner needs to execute it. */

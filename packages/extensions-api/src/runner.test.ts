@@ -4,6 +4,7 @@ import type { ExtensionErrorEvent, SessionBeforeTreeEvent, ToolResultEvent } fro
 import type { ExtensionFactory } from "./extension-api.js";
 import { ExtensionRunner, type ExtensionRunnerOptions } from "./runner.js";
 import { FakeExtensionHost } from "./test/index.js";
+import { compactEvent } from "./testing/event-samples.js";
 import type { TimerSeam } from "./timeout.js";
 
 function makeRunner(options: Partial<ExtensionRunnerOptions> = {}) {
@@ -230,12 +231,7 @@ describe("ExtensionRunner precedence", () => {
         }),
       after: (arbor) => arbor.on("session_before_compact", () => void seen.push("after")),
     });
-    const outcome = await runner.emit({
-      type: "session_before_compact",
-      reason: "manual",
-      tokensBefore: 100,
-      messagesToSummarize: [],
-    });
+    const outcome = await runner.emit(compactEvent("manual"));
     expect(outcome).toEqual({ cancelled: true, extensionName: "veto" });
     expect(seen).toEqual(["summarizer", "veto saw mine"]);
   });
@@ -250,12 +246,7 @@ describe("ExtensionRunner precedence", () => {
         })),
       quiet: (arbor) => arbor.on("session_before_compact", () => undefined),
     });
-    const outcome = await runner.emit({
-      type: "session_before_compact",
-      reason: "threshold",
-      tokensBefore: 100,
-      messagesToSummarize: [],
-    });
+    const outcome = await runner.emit(compactEvent("threshold"));
     expect(outcome).toEqual({
       cancelled: false,
       summary: "first then second",
@@ -269,7 +260,9 @@ describe("ExtensionRunner precedence", () => {
       type: "session_before_tree",
       targetId: "a",
       oldLeafId: "b",
+      commonAncestorId: null,
       entriesToSummarize: [],
+      userWantsSummary: true,
     };
     const summarizing = await withExtensions({
       s: (arbor) =>

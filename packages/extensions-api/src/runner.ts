@@ -19,6 +19,8 @@ import type {
 import { createExtensionApi } from "./extension-api-binding.js";
 import { callExtension, type ExtensionCallPolicy } from "./extension-call.js";
 import type { ExtensionOwner } from "./extension-scope.js";
+import type { RegisteredFinalMeta } from "./final-meta.js";
+import { FinalMetaRegistry } from "./final-meta-registry.js";
 import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
 import type {
   ExtensionRecord,
@@ -119,6 +121,9 @@ export class ExtensionRunner {
     call: (record, origin, what, run) =>
       callExtension(record.owner, origin, what, run, { ...this.policy(record), timeoutMs: 0 }),
   });
+  private readonly finalMeta = new FinalMetaRegistry((record, kind, error) =>
+    this.report(record, "final_meta", kind, error),
+  );
   private readonly errorListeners = new Set<ExtensionErrorListener>();
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
@@ -318,6 +323,15 @@ export class ExtensionRunner {
     return this.capabilities.listTools();
   }
 
+  /**
+   * The metadata blocks extensions require beside every final report
+   * ({@link ExtensionAPI.requireFinalMeta}), in registration order; those of a disabled
+   * extension are left out.
+   */
+  getFinalMetaRequirements(): RegisteredFinalMeta[] {
+    return this.finalMeta.list();
+  }
+
   /** The registered commands, in registration order. */
   getCommands(): RegisteredCommand[] {
     return this.capabilities.listCommands();
@@ -358,6 +372,7 @@ export class ExtensionRunner {
       handlers: new Map(),
       pendingTools: [],
       pendingCommands: [],
+      pendingFinalMeta: [],
     };
     const api = createExtensionApi(record, {
       cwd: this.cwd,
@@ -365,6 +380,7 @@ export class ExtensionRunner {
       session: () => this.sessionView(),
       addTool: (tool) => this.capabilities.addTool(record, tool),
       addCommand: (name, command) => this.capabilities.addCommand(record, name, command),
+      addFinalMeta: (definition) => this.finalMeta.add(record, definition),
       isShutDown: () => this.shutDown,
       lifetimeSignal: () => this.lifetime.signal,
     });
@@ -398,6 +414,8 @@ export class ExtensionRunner {
     for (const tool of record.pendingTools.splice(0)) this.capabilities.addTool(record, tool);
     for (const { name, command } of record.pendingCommands.splice(0))
       this.capabilities.addCommand(record, name, command);
+    for (const definition of record.pendingFinalMeta.splice(0))
+      this.finalMeta.add(record, definition);
     return this.describe(record);
   }
 

@@ -1,10 +1,11 @@
-import type { ReadonlySessionView } from "./extension-api.js";
+import { type InjectedRule, isEntryOfType } from "@arbor/session-store";
+import type { ReadonlySessionView, SessionReader } from "./extension-api.js";
 
 /**
  * Wraps a session so every getter returns a deep copy: an extension that edits what it
  * reads cannot corrupt the session's in-memory tree.
  */
-export function copyingSessionView(session: ReadonlySessionView): ReadonlySessionView {
+export function copyingSessionView(session: SessionReader): ReadonlySessionView {
   return {
     getHeader: () => structuredClone(session.getHeader()),
     getLeafId: () => session.getLeafId(),
@@ -15,5 +16,15 @@ export function copyingSessionView(session: ReadonlySessionView): ReadonlySessio
     getLabel: (id) => session.getLabel(id),
     getEntries: () => structuredClone(session.getEntries()),
     getTitle: () => session.getTitle(),
+    getInjectedTtsrRules: () => injectedRulesOnPath(session),
   };
+}
+
+/** The rules of the `ttsr_injection` entries on the session's current path, oldest first. */
+function injectedRulesOnPath(session: SessionReader): InjectedRule[] {
+  return session
+    .getBranch()
+    .flatMap((entry) =>
+      isEntryOfType(entry, "ttsr_injection") ? structuredClone(entry.injectedRules) : [],
+    );
 }

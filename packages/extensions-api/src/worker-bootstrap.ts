@@ -25,7 +25,7 @@ const message = (error) => (error && error.message) || String(error);
       parentPort.postMessage({ type: "on", event, index: list.length - 1 });
     },
   };
-  for (const name of ["sendMessage", "sendUserMessage", "appendEntry", "registerTool", "registerCommand", "setLabel", "setTitle", "exec"])
+  for (const name of ["sendMessage", "sendUserMessage", "appendEntry", "registerTool", "registerCommand", "requireFinalMeta", "setLabel", "setTitle", "exec"])
     api[name] = unsupported(name);
   parentPort.on("message", async (call) => {
     try {

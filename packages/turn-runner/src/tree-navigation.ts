@@ -104,7 +104,14 @@ export async function navigateTree(
   if (runner) {
     const decision = await emitIsolated(
       runner,
-      { type: "session_before_tree", targetId, oldLeafId, entriesToSummarize },
+      {
+        type: "session_before_tree",
+        targetId,
+        oldLeafId,
+        commonAncestorId: commonAncestor(session, targetId),
+        entriesToSummarize,
+        userWantsSummary: options.summarize !== undefined && options.summarize !== false,
+      },
       emitOptions,
     );
     if (decision.cancelled) return { cancelled: true, extensionName: decision.extensionName };
@@ -178,6 +185,21 @@ function summarizeLeft(
       : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+}
+
+/**
+ * The deepest entry on both the current path and the target's path (`null`: none, as when
+ * the target is `null` or the two paths share no root).
+ */
+function commonAncestor(session: Session, targetId: string | null): string | null {
+  if (targetId === null) return null;
+  const current = new Set(session.getBranch().map((entry) => entry.id));
+  const target = session.getBranch(targetId);
+  for (let i = target.length - 1; i >= 0; i--) {
+    const id = target[i]?.id;
+    if (id !== undefined && current.has(id)) return id;
+  }
+  return null;
 }
 
 /** The entries of the current branch that are not on the target's path, root first. */

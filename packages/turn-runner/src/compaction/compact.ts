@@ -1,10 +1,14 @@
 import type { Model, Usage } from "@arbor/providers";
 import {
   type AgentMessage,
+  type CompactionEntry,
   type FileOperations,
   type FileToolNames,
+  isEntryOfType,
+  type ModelRef,
   planCompaction,
   type Session,
+  type SessionEntry,
 } from "@arbor/session-store";
 import type { CompactionReason } from "../contracts/index.js";
 import { INITIAL_SUMMARY_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
@@ -41,11 +45,28 @@ export interface CompactionPreparation {
   customInstructions?: string;
 }
 
-/** What a `beforeCompact` hook may answer: cancel, or supply the summary (and details). */
+/** What a `beforeCompact` hook sees beside the preparation (pi's `session_before_compact`). */
+export interface BeforeCompactContext {
+  /** Every entry of the branch being compacted, root first. */
+  branchEntries: SessionEntry[];
+  /** The compactions already on the branch, newest first. */
+  previousCompactions: CompactionEntry[];
+  /** The model that will write the summary. */
+  model: ModelRef;
+  /** The instruction the model will summarize the conversation with. */
+  prompt: string;
+}
+
+/**
+ * What a `beforeCompact` hook may answer: cancel, supply the summary (and details), or
+ * replace the instruction the model summarizes with.
+ */
 export interface BeforeCompactResult {
   cancel?: boolean;
   summary?: string;
   details?: unknown;
+  /** Replaces {@link BeforeCompactContext.prompt} for this compaction. */
+  prompt?: string;
 }
 
 /** A stored compaction. */
@@ -71,9 +92,13 @@ export type CompactionOutcome =
 
 /** Hooks extensions use to take part in a compaction. */
 export interface CompactionHooks {
-  /** Called before the model is asked; may cancel, or supply the summary instead. */
+  /**
+   * Called before the model is asked; may cancel, supply the summary instead, or replace
+   * the summarizing instruction.
+   */
   beforeCompact?: (
     preparation: CompactionPreparation,
+    context: BeforeCompactContext,
   ) => Promise<BeforeCompactResult | undefined> | BeforeCompactResult | undefined;
   /** Called once the compaction entry is stored. */
   afterCompact?: (result: CompactionResult) => Promise<void> | void;
@@ -124,7 +149,8 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
   const reason = options.reason ?? "manual";
   if (!settings.enabled) return { status: "disabled", reason };
   const { session } = options;
-  const plan = planCompaction(session.getBranch(), {
+  const branchEntries = session.getBranch();
+  const plan = planCompaction(branchEntries, {
     keepRecentTokens: settings.keepRecentTokens,
     ...(options.toolNames ? { toolNames: options.toolNames } : {}),
   });
@@ -136,8 +162,18 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
       ? { customInstructions: options.customInstructions }
       : {}),
   };
-  const hook = await options.beforeCompact?.(preparation);
+  const defaultPrompt =
+    plan.previousSummary === undefined ? INITIAL_SUMMARY_PROMPT : UPDATE_SUMMARY_PROMPT;
+  const hook = await options.beforeCompact?.(preparation, {
+    branchEntries,
+    previousCompactions: branchEntries
+      .filter((entry): entry is CompactionEntry => isEntryOfType(entry, "compaction"))
+      .reverse(),
+    model: { provider: options.model.info.provider, modelId: options.model.info.id },
+    prompt: defaultPrompt,
+  });
   if (hook?.cancel) return { status: "cancelled", reason };
+  const prompt = hook?.prompt?.trim() ? hook.prompt : defaultPrompt;
 
   let summary: string;
   let usage: Usage = { ...NO_USAGE };
@@ -148,7 +184,7 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
     summary = hookSummary;
     if (hook?.details !== undefined) details = hook.details;
   } else {
-    const answer = await summarize(preparation, options, settings);
+    const answer = await summarize(preparation, prompt, options, settings);
     summary = withFileLists(answer.text, plan.fileOperations);
     usage = answer.usage;
   }
@@ -176,6 +212,7 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
 
 async function summarize(
   preparation: CompactionPreparation,
+  prompt: string,
   options: CompactOptions,
   settings: CompactionSettings,
 ): Promise<SummaryAnswer> {
@@ -199,8 +236,7 @@ async function summarize(
         )
       : requestSummary(options.model, {
           messages: messagesToSummarize,
-          instruction:
-            previousSummary === undefined ? INITIAL_SUMMARY_PROMPT : UPDATE_SUMMARY_PROMPT,
+          instruction: prompt,
           ...(previousSummary !== undefined ? { previousSummary } : {}),
           ...(preparation.customInstructions !== undefined
             ? { customInstructions: preparation.customInstructions }

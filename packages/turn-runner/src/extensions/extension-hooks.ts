@@ -29,6 +29,9 @@ import {
 import { emitIsolated } from "./isolated-emit.js";
 import { AgentExtensionHost, type DeliveryAgent } from "./message-delivery.js";
 
+/** The streams a rule without `scope` watches (`@arbor/ttsr`'s default): text and every tool. */
+const DEFAULT_RULE_SCOPE = ["text", "tool"] as const;
+
 /** What the hooks need from the agent they serve. */
 export interface ExtensionAgentPort extends DeliveryAgent {
   /** Appends a message in order with the agent's other appends. */
@@ -200,7 +203,12 @@ export class ExtensionHooks implements RunHooks {
     await this.emit({
       type: "ttsr_triggered",
       turnIndex,
-      rules: matches.map((match) => match.rule.name),
+      rules: matches.map(({ rule }) => ({
+        name: rule.name,
+        ...(rule.path ? { path: rule.path } : {}),
+        content: rule.content,
+        scope: [...(rule.scope ?? DEFAULT_RULE_SCOPE)],
+      })),
       source: first.source,
     });
   }

@@ -265,7 +265,14 @@ describe("session lifecycle, tree, model, stream-rule and compaction events", ()
     expect(seen[1]?.event).toEqual({
       type: "ttsr_triggered",
       turnIndex: 0,
-      rules: ["no-console"],
+      rules: [
+        {
+          name: "no-console",
+          path: "/repo/.arbor/rules/no-console.md",
+          content: "Use the logger.",
+          scope: ["text", "tool"],
+        },
+      ],
       source: { kind: "text" },
     });
     expect(seen[1]?.stored).toContain("ttsr_injection");
