@@ -66,6 +66,7 @@ export async function readClaudeCodeFile(
         source.line,
         source.text,
         source.torn ? `torn last line: ${reason}` : reason,
+        source.torn,
       );
       continue;
     }

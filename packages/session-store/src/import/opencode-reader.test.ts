@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../format/entries.js";
+import { SessionImportError } from "./import-errors.js";
 import { defined, importFixture, openImported, toolResultPairing } from "./import-test-util.js";
 import { readOpencodeStorage } from "./opencode-reader.js";
-import { SessionImportError } from "./import-errors.js";
 
 const storage = importFixture("generated", "opencode-storage");
 
@@ -16,7 +16,11 @@ describe("readOpencodeStorage on a storage folder", () => {
     expect(logs[0]?.header).toMatchObject({
       cwd: "/work/demo",
       title: "Fix the flaky test",
-      importedFrom: { tool: "opencode", sessionId: "ses_5f0a1b2c3ffeABCDEF123456", version: "0.15.3" },
+      importedFrom: {
+        tool: "opencode",
+        sessionId: "ses_5f0a1b2c3ffeABCDEF123456",
+        version: "0.15.3",
+      },
     });
     expect(logs[1]?.header.parentSession).toBe(logs[0]?.header.id);
   });
@@ -24,23 +28,45 @@ describe("readOpencodeStorage on a storage folder", () => {
   it("splits an assistant message at its steps, each step's tool results after its calls", async () => {
     const [log] = await readOpencodeStorage(storage);
     const session = await openImported(defined(log));
-    const messages = session.buildSessionContext("msg_a002-step3").messages as Record<string, unknown>[];
-    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "toolResult", "assistant"]);
+    const messages = session.buildSessionContext("msg_a002-step3").messages as Record<
+      string,
+      unknown
+    >[];
+    expect(messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
     expect(toolResultPairing(messages)).toEqual([1, 3]);
     expect(messages[1]?.content).toEqual([
       { type: "thinking", thinking: "Look at the test file first." },
       { type: "text", text: "Reading the test." },
       { type: "toolCall", id: "toolu_oc1", name: "read", arguments: { filePath: "src/a.test.ts" } },
     ]);
-    expect(messages[4]).toMatchObject({ toolName: "bash", isError: true, content: [{ type: "text", text: "exit code 1" }] });
-    expect(messages[0]?.content).toContainEqual({ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" });
+    expect(messages[4]).toMatchObject({
+      toolName: "bash",
+      isError: true,
+      content: [{ type: "text", text: "exit code 1" }],
+    });
+    expect(messages[0]?.content).toContainEqual({
+      type: "image",
+      mimeType: "image/png",
+      data: "iVBORw0KGgo=",
+    });
   });
 
   it("turns a summary message into a compaction and a new model into a model change", async () => {
     const [log] = await readOpencodeStorage(storage);
     const session = await openImported(defined(log));
     const context = session.buildSessionContext();
-    expect(context.messages.map((m: AgentMessage) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);
+    expect(context.messages.map((m: AgentMessage) => m.role)).toEqual([
+      "compactionSummary",
+      "user",
+      "assistant",
+    ]);
     expect(context.model).toEqual({ provider: "openai", modelId: "gpt-5" });
   });
 

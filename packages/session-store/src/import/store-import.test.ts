@@ -44,10 +44,17 @@ describe.each(stores)("importIntoStore (%s store)", (_name, makeStore) => {
   it("creates the session once; the same source again is unchanged and writes nothing", async () => {
     const store = makeStore();
     const [log] = await readClaudeCodeFile(claudeFile);
-    expect(await importIntoStore(store, defined(log))).toMatchObject({ status: "created", added: log?.entries.length });
+    expect(await importIntoStore(store, defined(log))).toMatchObject({
+      status: "created",
+      added: log?.entries.length,
+    });
     const before = await entriesOf(store, defined(log).header.id);
     const [again] = await readClaudeCodeFile(claudeFile);
-    expect(await importIntoStore(store, defined(again))).toEqual({ id: log?.header.id, status: "unchanged", added: 0 });
+    expect(await importIntoStore(store, defined(again))).toEqual({
+      id: log?.header.id,
+      status: "unchanged",
+      added: 0,
+    });
     expect(await entriesOf(store, defined(log).header.id)).toEqual(before);
   });
 
@@ -110,7 +117,9 @@ describe.each(stores)("importIntoStore (%s store)", (_name, makeStore) => {
   it("with dryRun, reports what it would do and writes nothing", async () => {
     const store = makeStore();
     const log = await readCodexFile(codexFile);
-    expect(await importIntoStore(store, log, { dryRun: true })).toMatchObject({ status: "created" });
+    expect(await importIntoStore(store, log, { dryRun: true })).toMatchObject({
+      status: "created",
+    });
     expect((await store.list()).sessions).toHaveLength(0);
   });
 });

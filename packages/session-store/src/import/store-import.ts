@@ -82,7 +82,11 @@ export async function importIntoStore(
 /** A raw entry of a last line that was still being written when it was imported. */
 function isTornLine(entry: SessionEntry): boolean {
   const custom = entry as { customType?: string; data?: { torn?: unknown } };
-  return entry.type === "custom" && custom.customType === RAW_LINE_CUSTOM_TYPE && custom.data?.torn === true;
+  return (
+    entry.type === "custom" &&
+    custom.customType === RAW_LINE_CUSTOM_TYPE &&
+    custom.data?.torn === true
+  );
 }
 
 async function storedEntries(
