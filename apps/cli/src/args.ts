@@ -19,6 +19,8 @@ export interface CliArgs {
   model?: string;
   /** `--trust-project`: load the project's own extensions this once, without asking. */
   trustProject: boolean;
+  /** `--approval <mode>`: what the model may do without asking. */
+  approval?: string;
   /** `--force`: overwrite an existing file (`sessions export`). */
   force?: boolean;
 }
@@ -48,6 +50,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         session: { type: "string", short: "s" },
         provider: { type: "string" },
         model: { type: "string", short: "m" },
+        approval: { type: "string" },
       },
     });
     const [command, ...rest] = positionals;
@@ -64,6 +67,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.provider !== undefined ? { provider: values.provider } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values.approval !== undefined ? { approval: values.approval } : {}),
     };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

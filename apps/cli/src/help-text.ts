@@ -15,6 +15,9 @@ Options
       --provider <name>   a configured provider (openai, anthropic, or a config name)
   -m, --model <id>        the model to use, e.g. gpt-4.1 or claude-sonnet-4-6
       --json              (run) print the result object as JSON
+      --approval <mode>   what the model may do without asking: ask (default: file
+                          edits and commands need a yes), auto-edit (edits allowed,
+                          commands asked) or yolo (nothing asked); "approval" in the config
       --trust-project     load this project's .arbor/extensions without asking
                           (also ARBOR_TRUST_PROJECT=1); see "Project extensions"
       --debug             print stack traces of errors
@@ -51,6 +54,9 @@ Options
   -c, --continue          continue the newest session of this directory
   -s, --session <id|path> continue a given session
   --provider, --model     choose the model (see "arbor --help")
+  --approval <mode>       ask (default), auto-edit or yolo. Without a terminal a tool
+                          call that needs a yes fails (the model is told why) instead
+                          of waiting; "always" answers are kept in approvals.json
   --trust-project         load the project's .arbor/extensions (skipped, with a note,
                           in a project you have not trusted); or ARBOR_TRUST_PROJECT=1
 

@@ -3,6 +3,7 @@ import type { AgentHost } from "@arbor/orchestration";
 import type { AgentEvent } from "@arbor/turn-runner";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
+import { askOnTerminal, createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { configuredThinking } from "../config/index.js";
@@ -53,6 +54,12 @@ export async function runCommand(context: CliContext): Promise<number> {
     });
   }
   const choice = await chooseSession(paths, io.cwd, args);
+  // A call that needs a yes is asked on the terminal; with none (a pipe, CI) it fails at once.
+  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const gate = await createApprovalGate(context, selection.config, {
+    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
+    onDenied: (error) => printer.err(`[${error.message}]\n`),
+  });
   // A stray failure of an extension is reported, not fatal to the run and its session.
   const unguard = guardExtensionFailures(process);
   let host: AgentHost | undefined;
@@ -80,13 +87,14 @@ export async function runCommand(context: CliContext): Promise<number> {
       definition: cliAgentDefinition(selection.provider, selection.config),
       models: cliModels(selection.provider, () => configuredThinking(selection.config)),
       rules: rules.rules,
-      tools: workspaceTools(io.cwd, { env: io.env }),
+      tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
       projectRoot: io.cwd,
       extensions,
       // As in the app: a new session is titled by the model after its first exchange.
       agentOptions: cliAgentOptions(selection.config),
     });
     const opened = host;
+    recordApprovalsIn(gate, host);
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
       const notice = unpriced.check(opened.agent.model.info);

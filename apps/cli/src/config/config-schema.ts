@@ -1,5 +1,6 @@
 import { REASONING_LEVELS } from "@arbor/providers";
 import { z } from "zod";
+import { approvalModeSchema } from "../approval/approval-schema.js";
 
 /** One provider the user configured: which wire protocol, where, with which key. */
 export const providerConfigSchema = z.object({
@@ -37,6 +38,8 @@ export const arborConfigSchema = z.strictObject({
   autoTitle: z.boolean().optional(),
   /** A system prompt sent with every request. */
   systemPrompt: z.string().optional(),
+  /** What the model may do without asking (`ask`, `auto-edit`, `yolo`); `--approval` wins. */
+  approval: approvalModeSchema.optional(),
 });
 /** `~/.arbor/config.json`, with defaults applied. */
 export type ArborConfig = z.infer<typeof arborConfigSchema>;

@@ -2,6 +2,8 @@ import type { SessionInfo } from "@arbor/session-store";
 import { Box, Text, useApp, useInput } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { layoutTree } from "../tree-lines.js";
+import { ApprovalPrompt } from "./approval-prompt.js";
+import type { ApprovalPrompter } from "./approval-prompter.js";
 import type { ChatController } from "./chat-controller.js";
 import { Footer } from "./footer.js";
 import { PromptInput } from "./prompt-input.js";
@@ -20,13 +22,22 @@ export interface ChatAppProps {
   cwd: string;
   /** The sessions `/sessions` offers. */
   listSessions: () => Promise<SessionInfo[]>;
+  /** Where the approval gate's questions show; without it nothing is asked here. */
+  approvals?: ApprovalPrompter;
 }
+
+const NO_APPROVALS = {
+  subscribe: () => () => undefined,
+  getState: () => undefined,
+};
 
 type View = { name: "chat" } | { name: "tree" } | { name: "sessions"; sessions: SessionInfo[] };
 
 /** The interactive app: transcript, spinner, input, footer, and the /tree and /sessions views. */
-export function ChatApp({ controller, cwd, listSessions }: ChatAppProps) {
+export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const approvalStore = approvals ?? NO_APPROVALS;
+  const pendingApproval = useSyncExternalStore(approvalStore.subscribe, approvalStore.getState);
   const { exit } = useApp();
   const [view, setView] = useState<View>({ name: "chat" });
   const [history, setHistory] = useState<string[]>([]);
@@ -53,7 +64,12 @@ export function ChatApp({ controller, cwd, listSessions }: ChatAppProps) {
       quitTimer.current = setTimeout(() => setQuitArmed(false), QUIT_WINDOW_MS);
       return;
     }
-    if (key.escape && viewRef.current.name === "chat" && controller.getState().running) {
+    if (
+      key.escape &&
+      viewRef.current.name === "chat" &&
+      controller.getState().running &&
+      approvalStore.getState() === undefined
+    ) {
       controller.abort();
     }
   });
@@ -147,13 +163,16 @@ export function ChatApp({ controller, cwd, listSessions }: ChatAppProps) {
         />
       ) : null}
       <Box marginTop={1} flexDirection="column">
-        {waiting ? <Spinner label="waiting for the model · Esc aborts" /> : null}
+        {pendingApproval ? <ApprovalPrompt pending={pendingApproval} /> : null}
+        {waiting && !pendingApproval ? (
+          <Spinner label="waiting for the model · Esc aborts" />
+        ) : null}
         {state.busy ? <Spinner label={state.busy} /> : null}
         <PromptInput
           key={prefill?.key ?? 0}
           onSubmit={submit}
           history={history}
-          active={view.name === "chat"}
+          active={view.name === "chat" && pendingApproval === undefined}
           {...(prefill ? { initialValue: prefill.text } : {})}
           placeholder={
             state.running || state.busy

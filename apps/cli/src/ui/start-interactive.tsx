@@ -5,6 +5,7 @@ import { render } from "ink";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { createModel } from "../agent/model-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
+import { createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { modelProvidersOf, resolveProvider } from "../config/index.js";
@@ -13,6 +14,7 @@ import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
 import { chooseSession } from "../session-locator.js";
 import { askYesNo, resolveProjectTrust, trustMessages } from "../trust/index.js";
+import { ApprovalPrompter } from "./approval-prompter.js";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
 
@@ -69,6 +71,8 @@ export async function startInteractive(context: CliContext): Promise<number> {
     (message) => reportExtensionError(message),
     { includeProject: trust.state === "trusted" },
   );
+  const approvals = new ApprovalPrompter();
+  const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
   const definition = cliAgentDefinition(selection.provider, selection.config);
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
@@ -82,7 +86,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
       : definition,
     models: modelProvidersOf(selection.provider),
     rules: rules.rules,
-    tools: workspaceTools(io.cwd, { env: io.env }),
+    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
     projectRoot: io.cwd,
     extensions,
     agentOptions: cliAgentOptions(selection.config),
@@ -90,6 +94,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     unguard();
     throw error;
   });
+  recordApprovalsIn(gate, host);
   const controller = new ChatController({
     host,
     rules,
@@ -109,12 +114,14 @@ export async function startInteractive(context: CliContext): Promise<number> {
       controller={controller}
       cwd={io.cwd}
       listSessions={() => listSessions(sessionDirFor(paths, io.cwd))}
+      approvals={approvals}
     />,
     { exitOnCtrlC: false },
   );
   try {
     await app.waitUntilExit();
   } finally {
+    approvals.cancel();
     await controller.close();
     unguard();
   }
