@@ -109,7 +109,9 @@ export async function makeTestApp(
       body = JSON.stringify(o.json);
       headers["content-type"] ??= "application/json";
     }
-    return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }));
+    return Promise.resolve(
+      app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }),
+    );
   };
   return {
     app,
