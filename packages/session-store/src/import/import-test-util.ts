@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { Session } from "../session.js";
-import { MemorySessionStorage } from "../storage/memory-storage.js";
+import type { Session } from "../session.js";
+import { MemorySessionStore } from "../store/memory-session-store.js";
 import type { ImportedLog } from "./imported-log.js";
 import { importedLogText } from "./store-import.js";
 
@@ -9,11 +9,11 @@ export function importFixture(...parts: string[]): string {
   return fileURLToPath(new URL(`../../fixtures/import/${parts.join("/")}`, import.meta.url));
 }
 
-/** Opens an imported session the way Arbor opens any session (read-only, in memory). */
-export function openImported(log: ImportedLog): Promise<Session> {
-  return Session.open(MemorySessionStorage.from(importedLogText(log), `memory:${log.header.id}`), {
-    readOnly: true,
-  });
+/** Stores an imported session in a memory store and opens it the way Arbor opens any session. */
+export async function openImported(log: ImportedLog): Promise<Session> {
+  const store = new MemorySessionStore();
+  const { id } = await store.importLog(importedLogText(log));
+  return store.open(id, { readOnly: true });
 }
 
 /** Pairs every tool result of a context with the index of the call before it, or -1. */

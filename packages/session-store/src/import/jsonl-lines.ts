@@ -21,11 +21,13 @@ export interface ReadSourceLinesOptions {
 
 const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 const SNIFF_BYTES = 8192;
+const OPEN_BRACE = 0x7b;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /**
  * Reads a JSONL file line by line as a stream, so a file of any size is never held whole.
  * @throws SessionImportError `unreadable` (missing, a folder, no permission) or `binary`
- *   (a NUL byte in the first 8 KiB)
+ *   (a NUL byte in the first 8 KiB of a file that does not start with `{`)
  */
 export async function* readSourceLines(
   path: string,
@@ -39,6 +41,7 @@ export async function* readSourceLines(
   let tooLong = false;
   let lineNumber = 0;
   let sniffed = 0;
+  let firstByte: number | undefined;
   const finish = (torn: boolean): SourceLine => {
     lineNumber++;
     const text = tooLong ? "" : decoder.decode(Buffer.concat(pending, pendingBytes));
@@ -52,7 +55,10 @@ export async function* readSourceLines(
     for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
       if (sniffed < SNIFF_BYTES) {
         const head = chunk.subarray(0, SNIFF_BYTES - sniffed);
-        if (head.includes(0)) {
+        if (sniffed === 0) firstByte = head.find((b) => !WHITESPACE.has(b));
+        // A NUL in a JSONL file that starts like one is damage (a crash's zero fill), kept
+        // line by line; anywhere else it marks a binary file.
+        if (head.includes(0) && firstByte !== OPEN_BRACE) {
           throw new SessionImportError(path, "binary", "it is a binary file, not JSON lines");
         }
         sniffed += head.length;
