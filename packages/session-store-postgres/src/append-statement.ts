@@ -50,6 +50,8 @@ const cache = new Map<string, string>();
 /** Who writes: the session, the lease token and holder the statement is fenced by. */
 export interface AppendFence {
   sessionId: string;
+  /** The session's tenant (`""` for none): appends are grouped by it under row-level security. */
+  tenant: string;
   token: string;
   holder: string;
   leaseTtlMs: number;

@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { AppendFence } from "./append-statement.js";
 import type { BatchRows } from "./batch-rows.js";
 import { isConnectionError } from "./errors.js";
+import { inTenantScope } from "./tenant-scope.js";
 
 /** The call of the append function (migration 2), which does the work in one statement. */
 function groupSql(schema: string): string {
@@ -35,6 +36,7 @@ export class GroupAppender {
     private readonly pool: pg.Pool,
     private readonly schema: string,
     private readonly leaseTtlMs: number,
+    private readonly rowLevelSecurity = false,
     private readonly parallel = 4,
   ) {
     this.sql = groupSql(schema);
@@ -53,13 +55,27 @@ export class GroupAppender {
 
   private kick(): void {
     while (this.inFlight < this.parallel && this.queue.length > 0) {
-      const group = this.queue.splice(0, MAX_GROUP);
+      const group = this.nextGroup();
       this.inFlight++;
       void this.send(group).finally(() => {
         this.inFlight--;
         this.kick();
       });
     }
+  }
+
+  /** The next requests to send together: any, or under row-level security one tenant's. */
+  private nextGroup(): Request[] {
+    if (!this.rowLevelSecurity) return this.queue.splice(0, MAX_GROUP);
+    const tenant = this.queue[0]?.fence.tenant;
+    const group: Request[] = [];
+    const rest: Request[] = [];
+    for (const request of this.queue) {
+      if (request.fence.tenant === tenant && group.length < MAX_GROUP) group.push(request);
+      else rest.push(request);
+    }
+    this.queue = rest;
+    return group;
   }
 
   private async send(group: Request[]): Promise<void> {
@@ -103,11 +119,14 @@ export class GroupAppender {
       cols[13]?.push(rows.name ?? null);
       cols[14]?.push(Number.isNaN(rows.newest) ? null : new Date(rows.newest));
     }
-    const result = await this.pool.query<{ held: string[] }>({
-      name: `arbor-group-append-${this.schema}`,
-      text: this.sql,
-      values: [...cols, this.leaseTtlMs],
-    });
+    const tenant = group[0]?.fence.tenant ?? "";
+    const result = await inTenantScope(this.pool, this.rowLevelSecurity, tenant, (db) =>
+      db.query<{ held: string[] }>({
+        name: `arbor-group-append-${this.schema}`,
+        text: this.sql,
+        values: [...cols, this.leaseTtlMs],
+      }),
+    );
     return new Set(result.rows[0]?.held ?? []);
   }
 }

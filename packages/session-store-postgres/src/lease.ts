@@ -1,5 +1,5 @@
 import { SessionLockedError } from "@arbor/session-store";
-import type pg from "pg";
+import type { Queryable } from "./tenant-scope.js";
 
 /** Who asks for a lease: one per storage object, so two opens in one process conflict. */
 export interface LeaseHolder {
@@ -28,7 +28,7 @@ export type LeaseOutcome = { ok: true; token: string } | { ok: false; reason: "m
  * @throws SessionLockedError naming the live holder's pid
  */
 export async function acquireLease(
-  pool: pg.Pool,
+  db: Queryable,
   target: LeaseTarget,
   who: LeaseHolder,
   create: boolean,
@@ -47,7 +47,7 @@ export async function acquireLease(
        WHERE s.id = $1 AND s.tenant = $2 AND $6::timestamptz IS NOT NULL
          AND (s.lease_holder IS NULL OR s.lease_expires < now() OR s.lease_holder = $3)
        RETURNING s.lease_token::text AS token`;
-  const { rows } = await pool.query<{ token: string }>(take, [
+  const { rows } = await db.query<{ token: string }>(take, [
     sessionId,
     tenant,
     who.holder,
@@ -57,7 +57,7 @@ export async function acquireLease(
     leaseTtlMs,
   ]);
   if (rows[0]) return { ok: true, token: rows[0].token };
-  const held = await pool.query<{ pid: number | null; host: string | null }>(
+  const held = await db.query<{ pid: number | null; host: string | null }>(
     `SELECT lease_pid AS pid, lease_host AS host FROM ${schema}.sessions
      WHERE id = $1 AND tenant = $2`,
     [sessionId, tenant],
@@ -75,12 +75,12 @@ export async function acquireLease(
  * @returns false when it was taken over or the session deleted
  */
 export async function renewLease(
-  pool: pg.Pool,
+  db: Queryable,
   target: LeaseTarget,
   who: LeaseHolder,
   token: string,
 ): Promise<boolean> {
-  const { rowCount } = await pool.query(
+  const { rowCount } = await db.query(
     `UPDATE ${target.schema}.sessions SET lease_expires = now() + $4 * interval '1 millisecond'
      WHERE id = $1 AND lease_token = $2 AND lease_holder = $3`,
     [target.sessionId, token, who.holder, target.leaseTtlMs],
@@ -90,12 +90,12 @@ export async function renewLease(
 
 /** Gives a lease back, if still ours. */
 export async function releaseLease(
-  pool: pg.Pool,
+  db: Queryable,
   target: LeaseTarget,
   who: LeaseHolder,
   token: string,
 ): Promise<void> {
-  await pool.query(
+  await db.query(
     `UPDATE ${target.schema}.sessions SET lease_holder = NULL, lease_expires = NULL
      WHERE id = $1 AND lease_token = $2 AND lease_holder = $3`,
     [target.sessionId, token, who.holder],

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { appendFunctionSql } from "./append-function.js";
+import { tenantPoliciesSql } from "./row-level-security.js";
 
 /** One step of the schema, applied once, in order, recorded in `<schema>.migrations`. */
 export interface Migration {
@@ -61,6 +62,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: "append function",
     sql: appendFunctionSql,
+  },
+  {
+    version: 3,
+    name: "tenant policies",
+    sql: tenantPoliciesSql,
   },
 ];
 

@@ -25,6 +25,14 @@ export const postgresStoreOptionsSchema = z.strictObject({
   titleLength: z.number().int().min(1).max(1000).optional(),
   /** The host name leases record, to name a holder in errors. */
   host: z.string().max(255).optional(),
+  /**
+   * Also enforce tenant isolation in the database: row-level security on the tables, a
+   * policy per tenant read from `arbor.tenant`, set (`SET LOCAL`) in a transaction around
+   * each of the store's statements, so even a query that forgets its tenant filter sees
+   * one tenant's sessions. Needs a role that is not a superuser and has no BYPASSRLS. Costs
+   * a transaction (three more round trips) per statement. Default false.
+   */
+  rowLevelSecurity: z.boolean().default(false),
   /** Pool size of a pool made from `connectionString`. Default 10. */
   maxConnections: z.number().int().min(1).max(1000).default(10),
 });

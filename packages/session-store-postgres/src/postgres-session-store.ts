@@ -27,6 +27,8 @@ import { GroupAppender } from "./group-append.js";
 import { applyMigrations } from "./migrations.js";
 import { type PostgresStoreOptions, postgresStoreOptionsSchema } from "./options.js";
 import { PostgresSessionStorage, type StorageContext } from "./postgres-storage.js";
+import { enableRowLevelSecurity } from "./row-level-security.js";
+import { inTenantScope, type Queryable } from "./tenant-scope.js";
 
 interface SessionRow {
   id: string;
@@ -79,6 +81,7 @@ export class PostgresSessionStore implements SessionStore {
     const schema = `"${o.schema}"`;
     try {
       await applyMigrations(pool, schema);
+      await enableRowLevelSecurity(pool, schema, o.rowLevelSecurity);
     } catch (error) {
       if (!o.pool) await pool.end();
       throw error;
@@ -90,7 +93,8 @@ export class PostgresSessionStore implements SessionStore {
       retryForMs: o.retryForMs,
       titleLength: o.titleLength ?? DEFAULT_TITLE_LENGTH,
       host: o.host ?? hostname(),
-      appender: new GroupAppender(pool, schema, o.leaseTtlMs),
+      appender: new GroupAppender(pool, schema, o.leaseTtlMs, o.rowLevelSecurity),
+      rowLevelSecurity: o.rowLevelSecurity,
     };
     return new PostgresSessionStore(context, !o.pool);
   }
@@ -157,12 +161,14 @@ export class PostgresSessionStore implements SessionStore {
       where.push(`(modified, id) < ($${values.length - 1}, $${values.length})`);
     }
     values.push(q.limit + 1);
-    const { rows } = await this.context.pool.query<SessionRow>(
-      `SELECT id, tenant, cwd, title, name, created, modified, message_count,
+    const { rows } = await this.scoped(q.tenant ?? "", (db) =>
+      db.query<SessionRow>(
+        `SELECT id, tenant, cwd, title, name, created, modified, message_count,
               first_user_message, parent_session
        FROM ${this.context.schema}.sessions WHERE ${where.join(" AND ")}
        ORDER BY modified DESC, id DESC LIMIT $${values.length}`,
-      values,
+        values,
+      ),
     );
     const sessions = rows.slice(0, q.limit).map((row) => this.info(row));
     const last = sessions.at(-1);
@@ -178,18 +184,22 @@ export class PostgresSessionStore implements SessionStore {
   /** {@inheritDoc SessionStore.delete} */
   async delete(id: string, options: { tenant?: string } = {}): Promise<void> {
     const key = checkTenant(options.tenant) ?? "";
-    const { rowCount } = await this.context.pool.query(
-      `DELETE FROM ${this.context.schema}.sessions
-       WHERE id = $1 AND tenant = $2 AND header IS NOT NULL
-         AND (lease_holder IS NULL OR lease_expires < now())`,
-      [id, key],
-    );
+    const { rowCount, rows } = await this.scoped(key, async (db) => {
+      const deleted = await db.query(
+        `DELETE FROM ${this.context.schema}.sessions
+         WHERE id = $1 AND tenant = $2 AND header IS NOT NULL
+           AND (lease_holder IS NULL OR lease_expires < now())`,
+        [id, key],
+      );
+      if (deleted.rowCount) return { rowCount: deleted.rowCount, rows: [] };
+      const held = await db.query<{ pid: number | null }>(
+        `SELECT lease_pid AS pid FROM ${this.context.schema}.sessions
+         WHERE id = $1 AND tenant = $2 AND header IS NOT NULL`,
+        [id, key],
+      );
+      return { rowCount: 0, rows: held.rows };
+    });
     if (rowCount) return;
-    const { rows } = await this.context.pool.query<{ pid: number | null }>(
-      `SELECT lease_pid AS pid FROM ${this.context.schema}.sessions
-       WHERE id = $1 AND tenant = $2 AND header IS NOT NULL`,
-      [id, key],
-    );
     if (!rows[0]) throw new SessionNotFoundError(id, options.tenant);
     throw new SessionLockedError(`postgres:${id}`, rows[0].pid ?? 0);
   }
@@ -220,9 +230,10 @@ export class PostgresSessionStore implements SessionStore {
     const tenant = checkTenant(options.tenant);
     const imported = await importableLines(text, "postgres:import");
     const id = imported.header.id;
-    const { rowCount } = await this.context.pool.query(
-      `SELECT 1 FROM ${this.context.schema}.sessions WHERE id = $1`,
-      [id],
+    // Under row-level security only the tenant's sessions are seen: another tenant's session
+    // of the same id makes the insert below fail instead.
+    const { rowCount } = await this.scoped(tenant ?? "", (db) =>
+      db.query(`SELECT 1 FROM ${this.context.schema}.sessions WHERE id = $1`, [id]),
     );
     if (rowCount)
       throw new InvalidStoreQueryError("text", `session "${id}" is already in the store`);
@@ -244,10 +255,13 @@ export class PostgresSessionStore implements SessionStore {
   async prune(options: { olderThan: Date; tenant?: string }): Promise<number> {
     if (!(options.olderThan instanceof Date) || Number.isNaN(options.olderThan.getTime()))
       throw new InvalidStoreQueryError("olderThan", "a valid Date");
-    const { rowCount } = await this.context.pool.query(
-      `DELETE FROM ${this.context.schema}.sessions
-       WHERE tenant = $1 AND modified < $2 AND (lease_holder IS NULL OR lease_expires < now())`,
-      [checkTenant(options.tenant) ?? "", options.olderThan],
+    const tenant = checkTenant(options.tenant) ?? "";
+    const { rowCount } = await this.scoped(tenant, (db) =>
+      db.query(
+        `DELETE FROM ${this.context.schema}.sessions
+         WHERE tenant = $1 AND modified < $2 AND (lease_holder IS NULL OR lease_expires < now())`,
+        [tenant, options.olderThan],
+      ),
     );
     return rowCount ?? 0;
   }
@@ -264,6 +278,11 @@ export class PostgresSessionStore implements SessionStore {
   /** {@inheritDoc SessionStore.close} */
   async close(): Promise<void> {
     if (this.ownsPool) await this.context.pool.end();
+  }
+
+  /** Runs statements in a tenant's scope (a transaction under row-level security). */
+  private scoped<T>(tenant: string, work: (db: Queryable) => Promise<T>): Promise<T> {
+    return inTenantScope(this.context.pool, this.context.rowLevelSecurity, tenant, work);
   }
 
   private storage(id: string, tenant: string | undefined, create: boolean): PostgresSessionStorage {

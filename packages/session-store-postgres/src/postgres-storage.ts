@@ -17,6 +17,7 @@ import {
   releaseLease,
   renewLease,
 } from "./lease.js";
+import { inTenantScope, type Queryable, setTenant } from "./tenant-scope.js";
 
 /** What a storage shares with its store: the pool, the schema and the policies. */
 export interface StorageContext {
@@ -29,6 +30,8 @@ export interface StorageContext {
   host: string;
   /** Appends of the store's sessions, grouped into shared statements. */
   appender: GroupAppender;
+  /** Whether each statement runs in a transaction that sets the tenant (row-level security). */
+  rowLevelSecurity: boolean;
 }
 
 interface Pending {
@@ -85,8 +88,9 @@ export class PostgresSessionStorage implements SessionStorage {
    */
   async read(): Promise<Uint8Array | undefined> {
     const schema = this.context.schema;
-    const { rows } = await this.context.pool.query<[string, string | null]>({
-      text: `SELECT -1 AS chunk, s.header::text FROM ${schema}.sessions s
+    const { rows } = await this.scoped((db) =>
+      db.query<[string, string | null]>({
+        text: `SELECT -1 AS chunk, s.header::text FROM ${schema}.sessions s
                WHERE s.id = $1 AND s.tenant = $2 AND s.header IS NOT NULL
              UNION ALL
              SELECT k, (SELECT string_agg(e.entry::text, E'\\n' ORDER BY e.seq)
@@ -94,9 +98,10 @@ export class PostgresSessionStorage implements SessionStorage {
                           WHERE e.session_id = $1 AND e.seq >= k * 256 AND e.seq < (k + 1) * 256)
                FROM ${schema}.sessions s, generate_series(0, (s.next_seq - 1) / 256) AS k
                WHERE s.id = $1 AND s.tenant = $2 AND s.header IS NOT NULL`,
-      values: [this.sessionId, this.tenant],
-      rowMode: "array",
-    });
+        values: [this.sessionId, this.tenant],
+        rowMode: "array",
+      }),
+    );
     if (!rows.some((row) => Number(row[0]) === -1)) return undefined;
     const chunks = rows.filter((row) => row[1] !== null);
     chunks.sort((a, b) => Number(a[0]) - Number(b[0]));
@@ -106,7 +111,9 @@ export class PostgresSessionStorage implements SessionStorage {
   /** {@inheritDoc SessionStorage.lock} */
   async lock(): Promise<void> {
     if (this.token !== undefined) return;
-    const outcome = await acquireLease(this.context.pool, this.target, this.who, this.mode.create);
+    const outcome = await this.scoped((db) =>
+      acquireLease(db, this.target, this.who, this.mode.create),
+    );
     if (!outcome.ok) {
       throw new SessionStoreError("not_found", `no session at ${this.location}`);
     }
@@ -138,6 +145,7 @@ export class PostgresSessionStorage implements SessionStorage {
     const client = await this.context.pool.connect();
     try {
       await client.query("BEGIN");
+      if (this.context.rowLevelSecurity) await setTenant(client, this.tenant);
       const { rowCount } = await client.query(
         `UPDATE ${this.context.schema}.sessions SET header = $4::json, cwd = $5, created = $6,
            last_activity = NULL, parent_session = $7, next_seq = 1, message_count = 0, leaf_id = NULL,
@@ -190,17 +198,26 @@ export class PostgresSessionStorage implements SessionStorage {
     const token = this.token;
     this.token = undefined;
     if (token !== undefined && !this.lost) {
-      await releaseLease(this.context.pool, this.target, this.who, token).catch(() => undefined);
+      await this.scoped((db) => releaseLease(db, this.target, this.who, token)).catch(
+        () => undefined,
+      );
     }
   }
 
   /** {@inheritDoc SessionStorage.delete} */
   async delete(): Promise<void> {
     await this.close();
-    await this.context.pool.query(
-      `DELETE FROM ${this.context.schema}.sessions WHERE id = $1 AND tenant = $2`,
-      [this.sessionId, this.tenant],
+    await this.scoped((db) =>
+      db.query(`DELETE FROM ${this.context.schema}.sessions WHERE id = $1 AND tenant = $2`, [
+        this.sessionId,
+        this.tenant,
+      ]),
     );
+  }
+
+  /** Runs statements in this session's tenant scope (a transaction under row-level security). */
+  private scoped<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    return inTenantScope(this.context.pool, this.context.rowLevelSecurity, this.tenant, work);
   }
 
   private requireLease(): string {
@@ -214,7 +231,7 @@ export class PostgresSessionStorage implements SessionStorage {
     const token = this.token;
     if (token === undefined || this.lost) return;
     try {
-      const held = await renewLease(this.context.pool, this.target, this.who, token);
+      const held = await this.scoped((db) => renewLease(db, this.target, this.who, token));
       if (!held && this.token === token) this.loseLease("another writer took it over");
     } catch {
       // A missed renewal is retried at the next tick; the append path fences for real.
@@ -280,6 +297,7 @@ export class PostgresSessionStorage implements SessionStorage {
     rows.opIds = tagged.filter((t) => t.line !== "").map((t) => t.op);
     const fence = {
       sessionId: this.sessionId,
+      tenant: this.tenant,
       token,
       holder: this.who.holder,
       leaseTtlMs: this.context.leaseTtlMs,
