@@ -278,7 +278,8 @@ export class RunService {
       const result = await run.result;
       execution.record = {
         ...execution.record,
-        status: statusOf(result),
+        // A run the server cut while shutting down was interrupted, not aborted by a client.
+        status: this.closing && !result.success ? "interrupted" : statusOf(result),
         endedAt: this.now().toISOString(),
         result,
       };

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { answerByPrompt } from "./helpers/answers.js";
+import { type SocketServer, startSocketServer } from "./helpers/socket-server.js";
+import { idsOf, readSse } from "./helpers/sse-client.js";
+
+let s: SocketServer;
+beforeEach(async () => {
+  s = await startSocketServer(answerByPrompt);
+});
+afterEach(() => s.close());
+
+async function json(res: Response): Promise<Record<string, unknown>> {
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function startRun(
+  prompt: string,
+  ifBusy?: string,
+): Promise<{ sessionId: string; runId: string }> {
+  const session = await json(await s.call("POST", "/v1/sessions", { cwd: "/srv/app" }));
+  const res = await s.call("POST", `/v1/sessions/${session.id as string}/runs`, {
+    agent: "helper",
+    prompt,
+    ...(ifBusy ? { ifBusy } : {}),
+  });
+  expect(res.status).toBe(202);
+  return { sessionId: session.id as string, runId: (await json(res)).runId as string };
+}
+
+async function waitForEnd(runId: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const run = await json(await s.call("GET", `/v1/runs/${runId}`));
+    if (run.status !== "running" && run.status !== "queued") return run;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("SSE over a socket", () => {
+  it("streams events live, before the run ends, with increasing ids, then ends", async () => {
+    const { runId } = await startRun("slow 30");
+    const res = await s.call("GET", `/v1/runs/${runId}/events`);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    let firstDeltaAt: number | undefined;
+    const reading = await readSse(res, {
+      stopWhen: (r) => {
+        if (firstDeltaAt === undefined && r.messages.some((m) => m.event === "text_delta")) {
+          firstDeltaAt = Date.now();
+        }
+        return false;
+      },
+    });
+    const run = await json(await s.call("GET", `/v1/runs/${runId}`));
+    expect(Date.parse(run.endedAt as string) - (firstDeltaAt as number)).toBeGreaterThan(200);
+    const ids = idsOf(reading);
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    expect(reading.messages.filter((m) => m.event === "text_delta")).toHaveLength(30);
+    expect(reading.messages.at(-1)?.event).toBe("end");
+    expect(reading.messages.at(-1)?.id).toBeUndefined();
+  });
+
+  it("sends keep-alives as comments without an id while a run waits", async () => {
+    const first = await startRun("slow 40");
+    const queuedRes = await s.call("POST", `/v1/sessions/${first.sessionId}/runs`, {
+      agent: "helper",
+      prompt: "next",
+      ifBusy: "enqueue",
+    });
+    const queued = (await json(queuedRes)).runId as string;
+    const reading = await readSse(await s.call("GET", `/v1/runs/${queued}/events`));
+    expect(reading.comments.length).toBeGreaterThanOrEqual(1);
+    for (const comment of reading.comments) expect(comment).not.toMatch(/^id:/m);
+    expect(idsOf(reading)).toEqual(idsOf(reading).map((_, i) => i + 1));
+    expect(reading.messages.at(-1)?.event).toBe("end");
+  });
+
+  it("keeps running when the client disconnects", async () => {
+    const { runId, sessionId } = await startRun("slow 30");
+    const partial = await readSse(await s.call("GET", `/v1/runs/${runId}/events`), {
+      stopWhen: (r) => r.messages.filter((m) => m.event === "text_delta").length >= 3,
+    });
+    expect(partial.messages.length).toBeGreaterThan(0);
+    const run = await waitForEnd(runId);
+    expect(run.status).toBe("completed");
+    const context = await json(await s.call("GET", `/v1/sessions/${sessionId}/context`));
+    const messages = context.messages as Array<{ role: string; content: Array<{ text?: string }> }>;
+    expect(
+      messages
+        .at(-1)
+        ?.content.map((c) => c.text ?? "")
+        .join(""),
+    ).toBe("s".repeat(30));
+  });
+
+  it("resumes with Last-Event-ID mid-run and after the run ended, with no gap or duplicate", async () => {
+    const { runId } = await startRun("slow 40");
+    const first = await readSse(await s.call("GET", `/v1/runs/${runId}/events`), {
+      stopWhen: (r) => idsOf(r).length >= 6,
+    });
+    const last = idsOf(first).at(-1) as number;
+    const second = await readSse(
+      await s.call("GET", `/v1/runs/${runId}/events`, undefined, { "last-event-id": String(last) }),
+      { stopWhen: (r) => idsOf(r).length >= 10 },
+    );
+    const afterSecond = idsOf(second).at(-1) as number;
+    await waitForEnd(runId);
+    const third = await readSse(
+      await s.call("GET", `/v1/runs/${runId}/events`, undefined, {
+        "last-event-id": String(afterSecond),
+      }),
+    );
+    const all = [...idsOf(first), ...idsOf(second), ...idsOf(third)];
+    expect(all).toEqual(all.map((_, i) => i + 1));
+    const whole = await readSse(await s.call("GET", `/v1/runs/${runId}/events`));
+    expect(idsOf(whole)).toEqual(all);
+    const data = (r: typeof whole) => r.messages.filter((m) => m.id).map((m) => m.data);
+    expect([...data(first), ...data(second), ...data(third)]).toEqual(data(whole));
+    expect(third.messages.at(-1)?.event).toBe("end");
+  });
+
+  it("replays a finished run from the durable log after the server restarted", async () => {
+    const { runId, sessionId } = await startRun("stream 20");
+    await waitForEnd(runId);
+    const before = await readSse(await s.call("GET", `/v1/runs/${runId}/events`));
+    await s.server.close();
+    await s.restart();
+    const run = await json(await s.call("GET", `/v1/runs/${runId}`));
+    expect(run).toMatchObject({ id: runId, sessionId, status: "completed" });
+    const after = await readSse(
+      await s.call("GET", `/v1/runs/${runId}/events`, undefined, { "last-event-id": "7" }),
+    );
+    expect(after.messages.filter((m) => m.id)).toEqual(
+      before.messages.filter((m) => m.id).slice(7),
+    );
+  });
+
+  it("records a run cut by a shutdown as interrupted, and its stream ends", async () => {
+    const { runId } = await startRun("slow 200");
+    const reading = readSse(await s.call("GET", `/v1/runs/${runId}/events`));
+    await new Promise((r) => setTimeout(r, 200));
+    await s.server.close();
+    const partial = await reading.catch(() => undefined);
+    await s.restart();
+    const run = await json(await s.call("GET", `/v1/runs/${runId}`));
+    expect(run.status).toBe("interrupted");
+    const replay = await readSse(await s.call("GET", `/v1/runs/${runId}/events`));
+    expect(replay.messages.at(-1)?.event).toBe("end");
+    if (partial) expect(idsOf(replay).slice(0, idsOf(partial).length)).toEqual(idsOf(partial));
+  });
+});
