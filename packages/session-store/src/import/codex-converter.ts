@@ -118,6 +118,15 @@ export class CodexConverter {
         idSuffix,
         from,
       );
+    } else if (item.type === "compaction" || item.type === "compaction_summary") {
+      // A server-side compaction's summary: opaque (encrypted) to anyone but the model.
+      this.add(
+        { type: "custom", customType: "codex.compaction_item", data: item },
+        line,
+        timestamp,
+        idSuffix,
+        from,
+      );
     } else {
       this.raw(line, `unknown response_item type "${item.type}"`, timestamp);
     }
