@@ -16,4 +16,5 @@ export {
 export * from "./agent-scenario/index.js";
 export * from "./cassette/index.js";
 export { type CliIo, HELP, main } from "./cli/main.js";
+export * from "./orchestration-scenario/index.js";
 export * from "./scenario/index.js";

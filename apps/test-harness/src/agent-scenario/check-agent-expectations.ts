@@ -10,7 +10,8 @@ import { checkExtensionExpectations } from "./scenario-extensions.js";
 import { matchesSubset } from "./subset-match.js";
 import type { TreeSummary } from "./tree-summary.js";
 
-type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
+/** Records a failure when `expected` and `actual` differ (as JSON). */
+export type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
 
 /** Event types with runs of the same delta type collapsed to one. */
 export function collapseDeltas(types: readonly string[]): string[] {
@@ -22,7 +23,8 @@ export function collapseDeltas(types: readonly string[]): string[] {
   return collapsed;
 }
 
-function checkResult(
+/** Compares one result object with its expected fields. */
+export function checkResult(
   what: string,
   expected: ExpectedResult,
   actual: AgentResult | undefined,
@@ -55,7 +57,8 @@ function checkResult(
     );
 }
 
-function checkTree(
+/** Compares a session tree with its expected shape. */
+export function checkTree(
   expected: ExpectedTree,
   tree: TreeSummary,
   mismatch: Mismatch,
@@ -95,9 +98,10 @@ function checkTree(
   }
 }
 
-function checkRequest(
+/** Compares one request a scripted target received with its expected fields. */
+export function checkRequest(
   expected: ExpectedRequest,
-  observed: AgentObservation,
+  observed: Pick<AgentObservation, "requests">,
   mismatch: Mismatch,
   failures: string[],
 ): void {

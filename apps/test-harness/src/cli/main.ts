@@ -5,6 +5,7 @@ import { formatResultsTable } from "../scenario/format-table.js";
 import { runScenario, type ScenarioResult } from "../scenario/run-scenario.js";
 import {
   isAgentScenario,
+  isOrchestrationScenario,
   loadScenarios,
   parseScenario,
   ScenarioFileError,
@@ -97,7 +98,9 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
       ? []
       : isAgentScenario(script)
         ? script.agent.targets.flatMap((target) => target.turns)
-        : script.turns;
+        : isOrchestrationScenario(script)
+          ? Object.values(script.targets).flatMap((target) => target.turns)
+          : script.turns;
   const server = await FakeProviderServer.start({ port, responses: turns, fallback: echo });
   io.stdout(
     `fake provider servers listening\n  OpenAI:    ${server.openaiBaseURL}  (POST /v1/chat/completions)\n  Anthropic: ${server.anthropicBaseURL}  (POST /v1/messages)\n${turns.length} scripted turn(s), then echo. Ctrl-C to stop.\n`,

@@ -8,6 +8,7 @@ export {
 export {
   type AnyScenario,
   isAgentScenario,
+  isOrchestrationScenario,
   loadScenarios,
   parseScenario,
   type ScenarioFile,

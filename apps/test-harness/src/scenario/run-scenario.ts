@@ -10,7 +10,8 @@ import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
 import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { FakeProviderServer, ScriptedModel } from "@arbor/providers/test";
 import { runAgentScenario } from "../agent-scenario/run-agent-scenario.js";
-import { type AnyScenario, isAgentScenario } from "./scenario-file.js";
+import { runOrchestrationScenario } from "../orchestration-scenario/run-orchestration-scenario.js";
+import { type AnyScenario, isAgentScenario, isOrchestrationScenario } from "./scenario-file.js";
 import type { Scenario } from "./scenario-schema.js";
 
 /** The outcome of one scenario. */
@@ -26,13 +27,15 @@ export interface ScenarioResult {
 
 /**
  * Runs a scenario. An agent scenario (version 2) drives an agent through `AgentHost` (see
- * `runAgentScenario`). An adapter-only scenario runs the adapters alone: each prompt is one
+ * `runAgentScenario`), an orchestration scenario (version 3) runs `runAgent` of
+ * `@arbor/orchestration` (see `runOrchestrationScenario`). An adapter-only scenario runs the adapters alone: each prompt is one
  * model call carrying the conversation so far, answered by the next scripted turn through
  * the fake server (or the scripted model), and the collected streams are checked against
  * `expect`.
  */
 export async function runScenario(scenario: AnyScenario, path?: string): Promise<ScenarioResult> {
   if (isAgentScenario(scenario)) return runAgentScenario(scenario, path);
+  if (isOrchestrationScenario(scenario)) return runOrchestrationScenario(scenario, path);
   return runAdapterScenario(scenario, path);
 }
 

@@ -6,16 +6,26 @@ import {
   type AgentScenario,
   agentScenarioSchema,
 } from "../agent-scenario/agent-scenario-schema.js";
+import {
+  ORCHESTRATION_SCENARIO_VERSION,
+  type OrchestrationScenario,
+  orchestrationScenarioSchema,
+} from "../orchestration-scenario/orchestration-scenario-schema.js";
 import { type Scenario, scenarioSchema } from "./scenario-schema.js";
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
-/** A scenario of either format: adapter-only (version 1) or agent (version 2). */
-export type AnyScenario = Scenario | AgentScenario;
+/** A scenario of any format: adapter-only (version 1), agent (2) or orchestration (3). */
+export type AnyScenario = Scenario | AgentScenario | OrchestrationScenario;
 
 /** True for an agent scenario (format version 2). */
 export function isAgentScenario(scenario: AnyScenario): scenario is AgentScenario {
   return scenario.version === AGENT_SCENARIO_VERSION;
+}
+
+/** True for an orchestration scenario (format version 3). */
+export function isOrchestrationScenario(scenario: AnyScenario): scenario is OrchestrationScenario {
+  return scenario.version === ORCHESTRATION_SCENARIO_VERSION;
 }
 
 /** A scenario and the file it came from. */
@@ -47,7 +57,7 @@ export class ScenarioFileError extends Error {
 
 /**
  * Parses one scenario from JSON or YAML text: `version: 2` selects the agent format,
- * anything else the adapter-only format.
+ * `version: 3` the orchestration format, anything else the adapter-only format.
  *
  * @throws ScenarioFileError naming the file and every schema problem.
  */
@@ -61,11 +71,15 @@ export function parseScenario(text: string, path: string): AnyScenario {
       `not valid ${extname(path).slice(1).toUpperCase()}: ${(error as Error).message}`,
     );
   }
-  const isAgent =
-    typeof data === "object" &&
-    data !== null &&
-    (data as { version?: unknown }).version === AGENT_SCENARIO_VERSION;
-  const parsed = (isAgent ? agentScenarioSchema : scenarioSchema).safeParse(data);
+  const version =
+    typeof data === "object" && data !== null ? (data as { version?: unknown }).version : undefined;
+  const schema =
+    version === AGENT_SCENARIO_VERSION
+      ? agentScenarioSchema
+      : version === ORCHESTRATION_SCENARIO_VERSION
+        ? orchestrationScenarioSchema
+        : scenarioSchema;
+  const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
