@@ -1,53 +1,21 @@
 import type { AssistantMessage } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
+import type { AnswerProblem, AnswerReview, DeliveredReport } from "./answer-verdict.js";
 import type { AgentFailureReason, AnswerProblemKind } from "./contracts/index.js";
+import { FINAL_META_TOOL_NAME, type FinalMetaRun, persistKeptReport } from "./final-meta.js";
+import { deliverWithMeta, reviewMetaOnly } from "./final-meta-review.js";
 import type { ReportContract } from "./final-report.js";
 import type { RequestedToolCall } from "./tool-execution.js";
 
 /** The `customType` of the hidden message telling the model why its answer was not accepted. */
 export const ANSWER_FEEDBACK_CUSTOM_TYPE = "arbor.answer-feedback";
 
-/** Why an answer was not accepted, most important first when there are several. */
-export type AnswerProblem =
-  | { kind: "truncated" }
-  | { kind: "empty" }
-  | { kind: "report_invalid"; issues: string[] }
-  | { kind: "report_missing" }
-  /** The report is valid and kept (locked); these required metadata blocks are not. */
-  | { kind: "meta_missing"; missing: string[]; issues: string[] }
-  | { kind: "tools_unavailable"; toolNames: string[] };
-
-export type { AnswerProblemKind };
-
-/** A report found in an accepted answer. */
-export interface DeliveredReport<T> {
-  value: T;
-  /** True when a trivial repair was needed (JSON in a string, a fence, a wrapper). */
-  repaired: boolean;
-  /** The final-report call it came through; absent when the model wrote it as text. */
-  toolCallId?: string;
-}
-
-/** What a finished answer means for the turn. */
-export type AnswerReview<T> =
-  | {
-      accepted: true;
-      /** Tool calls to run (none once a report is delivered). */
-      toolCalls: RequestedToolCall[];
-      /** Calls made beside a delivered report: never run, answered with an error result. */
-      skippedCalls: RequestedToolCall[];
-      /** The answer's text, the final answer of a run without an output schema. */
-      text: string;
-      report?: DeliveredReport<T>;
-      /**
-       * The provider paused a long turn (`pause_turn`): the answer is kept and the model is
-       * called again with it, without a new user message.
-       */
-      paused?: true;
-    }
-  | { accepted: false; problems: AnswerProblem[] }
-  /** The model refused (`refusal`): a run bound to a final report fails, no retry is made. */
-  | { accepted: false; refused: true; text: string };
+export type {
+  AnswerProblem,
+  AnswerProblemKind,
+  AnswerReview,
+  DeliveredReport,
+} from "./answer-verdict.js";
 
 const IMPORTANCE: readonly AnswerProblemKind[] = [
   "truncated",
@@ -71,6 +39,12 @@ export function reviewAnswer<T>(input: {
   stopReason: string;
   finalTurn: boolean;
   contract: ReportContract<T> | undefined;
+  /** The metadata extensions require beside the report, for this run. */
+  meta?: FinalMetaRun | undefined;
+  /** The stored answer: a valid report missing metadata is locked with it. */
+  entryId?: string;
+  /** When the results of a locked answer's calls are stored. */
+  now?: number;
 }): AnswerReview<T> {
   const { content, contract } = input;
   const calls = content.flatMap((part) => (part.type === "toolCall" ? [part] : []));
@@ -88,8 +62,18 @@ export function reviewAnswer<T>(input: {
   if (input.stopReason === "pause_turn" && calls.length === 0) {
     return { accepted: true, toolCalls: [], skippedCalls: [], text, paused: true };
   }
+  const { meta } = input;
+  const metaCalls = meta ? calls.filter((call) => call.name === FINAL_META_TOOL_NAME) : [];
+  if (meta?.locked) return reviewMetaOnly(meta, meta.locked, calls, metaCalls, text);
   const reportCall = contract ? calls.find((call) => call.name === contract.toolName) : undefined;
-  const otherCalls = calls.filter((call) => call !== reportCall);
+  const otherCalls = calls.filter((call) => call !== reportCall && !metaCalls.includes(call));
+  const deliver = (report: DeliveredReport<T>, skippedCalls: RequestedToolCall[]) =>
+    deliverWithMeta(
+      { meta, entryId: input.entryId, now: input.now ?? 0 },
+      { report, text, reportCall, metaCalls, skippedCalls },
+    );
+  // Metadata alone ends nothing: its calls are answered and the model goes on.
+  const metaOnlyTurn = metaCalls.length > 0 && otherCalls.length === 0 && !input.finalTurn;
   const problems: AnswerProblem[] = [];
 
   if (contract && reportCall) {
@@ -100,26 +84,29 @@ export function reviewAnswer<T>(input: {
         repaired: reading.repaired,
         toolCallId: reportCall.id,
       };
-      return { accepted: true, toolCalls: [], skippedCalls: otherCalls, text, report };
+      return deliver(report, otherCalls);
     }
     problems.push({ kind: "report_invalid", issues: reading.issues });
   } else if (otherCalls.length > 0 && !input.finalTurn) {
-    return { accepted: true, toolCalls: otherCalls, skippedCalls: [], text };
+    return { accepted: true, toolCalls: [...otherCalls, ...metaCalls], skippedCalls: [], text };
   } else if (contract) {
     const fromText = text === "" ? undefined : contract.fromText(text);
-    if (fromText?.ok) {
-      const report = { value: fromText.value, repaired: true };
-      return { accepted: true, toolCalls: [], skippedCalls: [], text, report };
-    }
+    if (fromText?.ok) return deliver({ value: fromText.value, repaired: true }, []);
+    if (metaOnlyTurn) return { accepted: true, toolCalls: metaCalls, skippedCalls: [], text };
     problems.push({ kind: "report_missing" });
+  } else if (metaOnlyTurn && text === "") {
+    return { accepted: true, toolCalls: metaCalls, skippedCalls: [], text };
   }
   if (input.finalTurn && otherCalls.length > 0) {
     problems.push({ kind: "tools_unavailable", toolNames: otherCalls.map((call) => call.name) });
   }
-  if (calls.length === 0 && text === "") problems.push({ kind: "empty" });
+  if (calls.length === metaCalls.length && text === "") problems.push({ kind: "empty" });
   // Answers that go on (tool calls, a valid report) returned above: a cut one ends nothing.
   if (input.stopReason === "length") problems.push({ kind: "truncated" });
-  if (problems.length === 0) return { accepted: true, toolCalls: [], skippedCalls: [], text };
+  if (problems.length === 0) {
+    if (!meta) return { accepted: true, toolCalls: [], skippedCalls: [], text };
+    return deliver({ value: text as T, repaired: false }, []);
+  }
   problems.sort((a, b) => IMPORTANCE.indexOf(a.kind) - IMPORTANCE.indexOf(b.kind));
   return { accepted: false, problems: problems.slice(0, MAX_REASONS) };
 }
@@ -212,6 +199,14 @@ export async function persistRejection(
   problems: readonly AnswerProblem[],
   reportTool: string | undefined,
 ): Promise<string> {
+  const [first] = problems;
+  if (first?.kind === "meta_missing" && first.keep) {
+    // A valid report stays on the path with its calls answered; only the metadata is asked for.
+    await persistKeptReport(session, first.keep, reportTool);
+    const text = reasonText(first, reportTool);
+    const details: FeedbackDetails = { problems: [first.kind], reasons: [text], rejectedEntryId };
+    return session.appendCustomMessageEntry(ANSWER_FEEDBACK_CUSTOM_TYPE, text, false, details);
+  }
   let parentId = session.getEntry(rejectedEntryId)?.parentId ?? null;
   const earlier = earlierReasons(session, parentId);
   if (earlier && parentId !== null) parentId = session.getEntry(parentId)?.parentId ?? null;

@@ -6,7 +6,11 @@ export const FINAL_TURN_CUSTOM_TYPE = "arbor.final-turn";
 export type { FinalTurnReason };
 
 /** The hidden instruction that opens a forced final turn. */
-export function finalTurnInstruction(reason: FinalTurnReason, reportTool?: string): string {
+export function finalTurnInstruction(
+  reason: FinalTurnReason,
+  reportTool?: string,
+  metaTool?: string,
+): string {
   const why = {
     stop: "The user asked to finish now.",
     context_limit: "The conversation has reached the model's context limit.",
@@ -16,5 +20,9 @@ export function finalTurnInstruction(reason: FinalTurnReason, reportTool?: strin
     reportTool !== undefined
       ? `Call the ${reportTool} tool now with your final report, built from what you already know; no other tool is available.`
       : "Answer now with what you already know; no tool is available any more.";
-  return `${why} ${what}`;
+  const meta =
+    metaTool === undefined
+      ? ""
+      : ` Call the ${metaTool} tool in the same answer with the metadata this task requires.`;
+  return `${why} ${what}${meta}`;
 }

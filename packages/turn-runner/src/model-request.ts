@@ -26,10 +26,17 @@ export async function modelRequest(
   const { definition } = run.options;
   const context = run.session.buildSessionContext();
   const messages = await hooks.context(context.messages);
-  const reportTools = reportContract ? [reportContract.definition] : [];
-  const tools = finalTurn
-    ? reportTools
-    : [...toolDefinitions([...run.tools.values()]), ...hooks.toolDefinitions(), ...reportTools];
+  const meta = hooks.finalMeta;
+  const reportTools = [
+    ...(reportContract ? [reportContract.definition] : []),
+    ...(meta ? [meta.definition] : []),
+  ];
+  // Once a report is locked for its missing metadata, only the metadata tool is offered.
+  const tools = meta?.locked
+    ? [meta.definition]
+    : finalTurn
+      ? reportTools
+      : [...toolDefinitions([...run.tools.values()]), ...hooks.toolDefinitions(), ...reportTools];
   const { systemPrompt } = hooks;
   const request: ModelRequest = {
     ...(systemPrompt !== undefined ? { system: systemPrompt } : {}),

@@ -15,6 +15,7 @@ import {
   type FinalTurnReason,
   finalTurnInstruction,
 } from "./final-turn.js";
+import { FINAL_META_TOOL_NAME } from "./final-meta.js";
 import { type AttemptOutcome, assistantMessage, streamAttempt } from "./model-attempt.js";
 import { modelRequest, promptEstimate } from "./model-request.js";
 import { type RunContext, ruleReminderContext } from "./run/run-context.js";
@@ -162,6 +163,9 @@ async function storeAnswer(
     stopReason: outcome.stopReason,
     finalTurn,
     contract: run.reportContract,
+    meta: run.hooks.finalMeta,
+    entryId,
+    now: run.options.seams.now(),
   });
   return { entryId, review };
 }
@@ -319,7 +323,11 @@ async function announceFinalTurn(
   state.finalTurn = reason;
   await run.session.appendCustomMessageEntry(
     FINAL_TURN_CUSTOM_TYPE,
-    finalTurnInstruction(reason, run.reportContract?.toolName),
+    finalTurnInstruction(
+      reason,
+      run.reportContract?.toolName,
+      run.hooks.finalMeta && FINAL_META_TOOL_NAME,
+    ),
     false,
     { reason },
   );

@@ -131,6 +131,7 @@ export async function runTurns(
     }
     if ((!goesOn && !delivered) || answer.finalTurn) {
       await titleAfterExchange(run);
+      if (state.finalReport) await hooks.complete(state.finalReport);
       return finish();
     }
   }
@@ -163,6 +164,16 @@ async function recordFinalAnswer(run: RunContext, answer: AcceptedAnswer): Promi
       timestamp: run.options.seams.now(),
     });
   }
+  for (const { call, text, isError } of report.metaResults ?? []) {
+    await run.session.appendMessage({
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: "text", text }],
+      isError,
+      timestamp: run.options.seams.now(),
+    });
+  }
   for (const call of answer.skippedCalls) {
     await run.session.appendMessage({
       role: "toolResult",
@@ -177,7 +188,9 @@ async function recordFinalAnswer(run: RunContext, answer: AcceptedAnswer): Promi
     status: "delivered",
     value: report.value,
     repaired: report.repaired,
-    entryId: answer.entryId,
+    // A report locked while its metadata was missing came with an earlier answer.
+    entryId: report.entryId ?? answer.entryId,
+    ...(report.meta ? { meta: report.meta } : {}),
   };
 }
 

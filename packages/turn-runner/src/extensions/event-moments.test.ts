@@ -45,6 +45,7 @@ describe("AgentSession with extensions: when each event fires", () => {
       "message_start:assistant",
       "message_end:assistant",
       "turn_end",
+      "agent_complete",
     ]);
     // What was stored at each moment: starts before their entry, ends after it.
     const storedAt = seen
@@ -70,6 +71,7 @@ describe("AgentSession with extensions: when each event fires", () => {
       ["message_start", 3],
       ["message_end", 4],
       ["turn_end", 4],
+      ["agent_complete", 4],
     ]);
     expect(shape(session).map(([, kind]) => kind)).toEqual([
       "message:user",

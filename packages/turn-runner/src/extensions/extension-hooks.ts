@@ -16,7 +16,8 @@ import type {
 import type { AgentMessage, ModelRef } from "@arbor/session-store";
 import type { TtsrMatch } from "@arbor/ttsr";
 import type { AgentTool } from "../agent-tool.js";
-import type { RunHooks, StreamListener } from "../run/run-hooks.js";
+import { FINAL_META_TOOL_NAME, FinalMetaRun } from "../final-meta.js";
+import type { DeliveredFinalReport, RunHooks, StreamListener } from "../run/run-hooks.js";
 import type { ModelTarget } from "../target-pool.js";
 import type { BranchSummarizer } from "../tree-navigation.js";
 import {
@@ -63,6 +64,7 @@ export class ExtensionHooks implements RunHooks {
   private lastModel: ModelRef | null = null;
   /** The running prompt's signal, handed to handlers as `ctx.signal`. */
   private runSignal: AbortSignal | undefined;
+  private runFinalMeta: FinalMetaRun | undefined;
 
   constructor(
     readonly runner: ExtensionRunner,
@@ -86,6 +88,9 @@ export class ExtensionHooks implements RunHooks {
   ): Promise<void> {
     this.runSignal = signal;
     this.runSystemPrompt = systemPrompt;
+    // Read per run: an extension may require metadata after the agent was made.
+    const required = this.runner.getFinalMetaRequirements();
+    this.runFinalMeta = required.length > 0 ? new FinalMetaRun(required) : undefined;
     await this.host.deliver(
       "steer",
       "followUp",
@@ -191,9 +196,34 @@ export class ExtensionHooks implements RunHooks {
     await this.emit({ type: "message_end", message, entryId });
   }
 
-  /** Runs a tool call through `tool_call` and `tool_result`; see {@link runToolCallWithExtensions}. */
-  runToolCall(call: ModelToolCall, options: ToolRunOptions): Promise<ToolRunOutcome> {
+  /**
+   * Runs a tool call through `tool_call` and `tool_result`; see {@link runToolCallWithExtensions}.
+   * A `final_meta` call made before the final answer is the runner's own: its valid blocks
+   * are kept for the run and the model is told what is still missing.
+   */
+  async runToolCall(call: ModelToolCall, options: ToolRunOptions): Promise<ToolRunOutcome> {
+    const meta = this.runFinalMeta;
+    if (meta && call.name === FINAL_META_TOOL_NAME) {
+      const { text, isError } = meta.acknowledgement(meta.absorb([call]));
+      return { content: [{ type: "text", text }], isError };
+    }
     return runToolCallWithExtensions(this.runner, call, this.agent.tools, options);
+  }
+
+  /** The metadata extensions require beside the running prompt's final report, if any. */
+  get finalMeta(): FinalMetaRun | undefined {
+    return this.runFinalMeta;
+  }
+
+  /** `agent_complete`: once per successful run, with the accepted report and its metadata. */
+  async complete(report: DeliveredFinalReport): Promise<void> {
+    await this.emit({
+      type: "agent_complete",
+      report: report.value,
+      repaired: report.repaired,
+      ...(report.entryId === undefined ? {} : { entryId: report.entryId }),
+      meta: report.meta ?? {},
+    });
   }
 
   /** `ttsr_triggered`, once an interrupt is stored and before the turn is retried. */

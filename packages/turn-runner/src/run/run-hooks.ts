@@ -3,11 +3,13 @@ import type { AssistantMessage, ModelEvent, ModelRequest, ToolDefinition } from 
 import type { AgentMessage } from "@arbor/session-store";
 import type { TtsrMatch } from "@arbor/ttsr";
 import { type AgentTool, runToolCall } from "../agent-tool.js";
+import type { FinalReport } from "../contracts/index.js";
 import type {
   ModelToolCall,
   ToolRunOptions,
   ToolRunOutcome,
 } from "../extensions/extension-tool-calls.js";
+import type { FinalMetaRun } from "../final-meta.js";
 import type { ModelTarget } from "../target-pool.js";
 
 /** Listens to each stream event of an answer, with the answer's content so far (built on demand). */
@@ -57,7 +59,17 @@ export interface RunHooks {
   turnEnd(turnIndex: number): Promise<void>;
   /** After a turn: whether messages were delivered that keep the run going. */
   deliverAfterTurn(toolsCalled: boolean): Promise<boolean>;
+  /**
+   * The metadata blocks extensions require beside the final report, for the running
+   * prompt: the `final_meta` tool and what was delivered (undefined when none is required).
+   */
+  readonly finalMeta: FinalMetaRun | undefined;
+  /** Once per successful run, with the accepted report, before `agent_end`. */
+  complete(report: DeliveredFinalReport): Promise<void>;
 }
+
+/** A report a run accepted. */
+export type DeliveredFinalReport = Extract<FinalReport, { status: "delivered" }>;
 
 /** What the no-op hooks need from the agent. */
 export interface NoExtensionHooksPort {
@@ -111,4 +123,8 @@ export class NoExtensionHooks implements RunHooks {
   async deliverAfterTurn(_toolsCalled: boolean): Promise<boolean> {
     return false;
   }
+
+  readonly finalMeta = undefined;
+
+  async complete(): Promise<void> {}
 }
