@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
 import { isEntryOfType, MemorySessionStore, type Session } from "@arbor/session-store";
 import type { ModelTargetSpec } from "../src/definition/index.js";
@@ -12,7 +12,10 @@ export async function agentFolder(files: Record<string, string>): Promise<{
   remove(): Promise<void>;
 }> {
   const dir = await mkdtemp(join(tmpdir(), "arbor-orchestration-"));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
   return {
     dir,
     path: (name) => join(dir, name),

@@ -18,10 +18,11 @@ export type StoreChoice =
 
 /**
  * Options of the turn runner the app may set beside the definition: compaction, titles,
- * tool output, the context guard, telemetry, retry timing, and the seams.
+ * tool output, the context guard, telemetry, retry timing, the run's ancestry, and the seams.
  */
 export type HostAgentOptions = Pick<
   AgentSessionOptions,
+  | "ancestry"
   | "compaction"
   | "compactionHooks"
   | "generateTitle"

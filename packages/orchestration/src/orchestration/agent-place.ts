@@ -14,6 +14,10 @@ export type PlaceSession = { create: CreateStoredSessionOptions } | { sessionId:
 /** Who the agent is in the run. */
 export interface PlaceIdentity {
   agentPath: string;
+  /** The id its run gets (drawn beforehand, so children started first can name it). */
+  runId: string;
+  /** The run that started it; absent for the root. */
+  parentRunId: string | undefined;
   depth: number;
   lineage: readonly string[];
   forward: boolean;
@@ -48,6 +52,21 @@ export async function openAgentPlace(
   const limit = new ConcurrencyLimit(context.concurrency);
   for (const child of node.agents) own.push(createSubAgentTool(context, child, current, limit));
   const { definition } = node;
+  let first = true;
+  const agentOptions = {
+    ...options.agentOptions,
+    ancestry: {
+      originId: context.originRunId,
+      ...(identity.parentRunId !== undefined ? { parentId: identity.parentRunId } : {}),
+      agentPath: identity.agentPath,
+    },
+    // The agent runs once; its run id was drawn before, so children started first can name it.
+    generateRunId: () => {
+      if (!first) return context.generateRunId();
+      first = false;
+      return identity.runId;
+    },
+  };
   const hostOptions = {
     store: context.store,
     ...session,
@@ -60,7 +79,7 @@ export async function openAgentPlace(
     ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
     ...(options.rules ? { rules: options.rules } : {}),
     ...(identity.root && options.extensions ? { extensions: options.extensions } : {}),
-    ...(options.agentOptions ? { agentOptions: options.agentOptions } : {}),
+    agentOptions,
   } as AgentHostOptions;
   const host = await AgentHost.open(hostOptions);
   place = {
@@ -69,6 +88,7 @@ export async function openAgentPlace(
     scope: identity.scope,
     agentPath: identity.agentPath,
     depth: identity.depth,
+    runId: identity.runId,
     lineage: identity.lineage,
     forward: identity.forward,
     router: { choice: undefined },

@@ -47,6 +47,12 @@ export const ancestryEntrySchema = ancestrySchema.extend({
   agent: z.string(),
   /** The agent file it was defined in (`<inline>` for one given in code). */
   file: z.string(),
+  /** The root run's id (the turn runner's ancestry `originId` of every run of the request). */
+  originRunId: z.string(),
+  /** The id of this child's run (its events' `runId`). */
+  runId: z.string(),
+  /** The id of the parent's run that started it. */
+  parentRunId: z.string(),
 });
 /** The data of an {@link ANCESTRY_CUSTOM_TYPE} entry. */
 export type AncestryEntry = z.infer<typeof ancestryEntrySchema>;

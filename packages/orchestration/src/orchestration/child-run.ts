@@ -57,6 +57,8 @@ export async function runChild(
       },
       {
         agentPath,
+        runId: context.generateRunId(),
+        parentRunId: parent.runId,
         depth: parent.depth + 1,
         lineage: [...parent.lineage, agentIdentity(node)],
         forward,
@@ -143,6 +145,9 @@ async function runOpened(
       role,
       agent,
       file: place.node.file,
+      originRunId: context.originRunId,
+      runId: place.runId,
+      parentRunId: parent.runId,
     };
     await childSession.appendCustomEntry(ANCESTRY_CUSTOM_TYPE, ancestry);
     const running: ChildSessionEntry = { ...base, outcome: "running" };

@@ -26,6 +26,8 @@ export interface AgentPlace {
   agentPath: string;
   /** 0 for the root. */
   depth: number;
+  /** The id of the agent's own run, drawn before it starts (its children's parent run). */
+  runId: string;
   /** The identities (file, or `<inline>:name`) of the agents from the root to this one. */
   lineage: readonly string[];
   /** Whether this agent's turn-runner events go to the orchestration's stream. */
@@ -88,6 +90,10 @@ export interface OrchestrationContext {
   readonly now: () => number;
   /** The root session's id, once it exists. */
   originId: string;
+  /** The root run's id (drawn before anything starts): every run's ancestry `originId`. */
+  readonly originRunId: string;
+  /** Draws a run id (the app's `generateRunId` seam, else a random UUID). */
+  readonly generateRunId: () => string;
   /** Every child run, in start order; each is updated when it ends. */
   readonly children: ChildRun[];
   emit(event: OrchestrationEventPayload): void;

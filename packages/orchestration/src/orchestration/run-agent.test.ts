@@ -1,3 +1,4 @@
+import { isEntryOfType } from "@arbor/session-store";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   agentFile,
@@ -5,8 +6,12 @@ import {
   customData,
   scriptedModels,
 } from "../../test/orchestration-fixtures.js";
+import { defineAgent } from "../definition/index.js";
+import type { AgentNode } from "./agent-tree.js";
 import { ANCESTRY_CUSTOM_TYPE, CHILD_SESSION_CUSTOM_TYPE } from "./child-records.js";
 import { loadAgentTree } from "./load-agent-tree.js";
+import { type OrchestrationEvent, orchestrationEventSchema } from "./orchestration-events.js";
+import { orchestrationResultSchema } from "./orchestration-result.js";
 import { runAgent } from "./run-agent.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -14,8 +19,29 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+async function collect(events: AsyncIterable<OrchestrationEvent>): Promise<OrchestrationEvent[]> {
+  const all: OrchestrationEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const call = (name: string, args: Record<string, unknown>, id = "c1") => ({
+  blocks: [{ type: "toolCall" as const, id, name, arguments: args }],
+});
+
+function node(name: string, agents: AgentNode[] = []): AgentNode {
+  return {
+    definition: defineAgent({ name, models: [`scripted/${name}`] }),
+    file: "<inline>",
+    advisors: [],
+    destinations: [],
+    handoff: undefined,
+    agents,
+  };
+}
+
 describe("runAgent", () => {
-  it("runs advisors, then the main agent with their answers as tagged blocks", async () => {
+  it("runs advisors, then the main agent with their answers as tagged blocks, recording every child", async () => {
     const folder = await agentFolder({
       "main.md": agentFile({ models: "[scripted/main]", advisors: "[./critic.md]" }),
       "critic.md": agentFile({ models: "[scripted/critic]" }),
@@ -24,28 +50,197 @@ describe("runAgent", () => {
     const { models, model, store } = scriptedModels({ main: ["Final."], critic: ["Be careful."] });
     const tree = await loadAgentTree(folder.path("main.md"));
     const run = runAgent(tree, "Do it", { store, models, generateNonce: () => "n0nce" });
-    const types: string[] = [];
-    for await (const event of run.events) types.push(event.type);
+    const events = await collect(run.events);
     const result = await run.result;
+    for (const event of events)
+      expect(orchestrationEventSchema.safeParse(event).success).toBe(true);
+    expect(orchestrationResultSchema.parse(result)).toEqual(result);
     expect(result.success).toBe(true);
     expect(result.finalAgent).toBe("main");
     expect(result.children.map((c) => [c.agentPath, c.outcome])).toEqual([
       ["main:critic", "succeeded"],
     ]);
-    expect(types.slice(0, 2)).toEqual(["child_start", "child_end"]);
-    expect(types.at(-1)).toBe("orchestration_end");
-    const sent = model("main").requests[0]?.messages.at(-1)?.content;
-    expect(JSON.stringify(sent)).toContain('<advisory-n0nce agent=\\"critic\\">');
+    expect(events.map((event) => event.type).slice(0, 2)).toEqual(["child_start", "child_end"]);
+    expect(events.at(-1)?.type).toBe("orchestration_end");
+    const sent = JSON.stringify(model("main").requests[0]?.messages.at(-1)?.content);
+    expect(sent).toContain('<advisory-n0nce agent=\\"critic\\">\\nBe careful.\\n</advisory-n0nce>');
     const root = await store.open(result.session.id);
     expect(customData(root, CHILD_SESSION_CUSTOM_TYPE)).toMatchObject([
       { agent: "critic", outcome: "running" },
-      { agent: "critic", outcome: "succeeded" },
+      { agent: "critic", outcome: "succeeded", usage: { input: 10, output: 5 } },
     ]);
     const child = await store.open(result.children[0]?.sessionId ?? "");
     expect(customData(child, ANCESTRY_CUSTOM_TYPE)).toMatchObject([
-      { originId: root.id, parentId: root.id, agentPath: "main:critic", role: "advisor" },
+      {
+        originId: root.id,
+        parentId: root.id,
+        agentPath: "main:critic",
+        role: "advisor",
+        originRunId: result.runId,
+        parentRunId: result.runId,
+      },
     ]);
     expect(child.getHeader().parentSession).toBe(root.location);
-    expect(result.usage.input).toBe(20);
+  });
+
+  it("rolls the children's tokens and cost up into the result and keeps each child's own", async () => {
+    const { models, store } = scriptedModels({
+      main: [call("agent__helper", { prompt: "a" }), "Done."],
+      helper: [{ blocks: [{ type: "text", text: "ok" }], usage: { input: 100, output: 7 } }],
+    });
+    const run = runAgent(node("main", [node("helper")]), "Go", { store, models });
+    const result = await run.result;
+    expect(result.rootUsage).toMatchObject({ input: 20, output: 10 });
+    expect(result.children[0]?.usage).toMatchObject({ input: 100, output: 7 });
+    expect(result.usage).toMatchObject({ input: 120, output: 17 });
+    expect(result.cost).toBeCloseTo(result.rootCost + (result.children[0]?.cost ?? 0), 12);
+  });
+
+  it("forwards the root's turn-runner events with its ancestry; children's runs name the root run", async () => {
+    const { models, store } = scriptedModels({
+      main: [call("agent__helper", { prompt: "a" }), "Done."],
+      helper: ["ok"],
+    });
+    const run = runAgent(node("main", [node("helper")]), "Go", { store, models });
+    const events = await collect(run.events);
+    const result = await run.result;
+    const runEvents = events.filter((event) => "runId" in event);
+    expect(runEvents.length).toBeGreaterThan(3);
+    for (const event of runEvents) {
+      expect(event).toMatchObject({ runId: result.runId, ancestry: { agentPath: "main" } });
+    }
+    const child = await store.open(result.children[0]?.sessionId ?? "");
+    const [ancestry] = customData(child, ANCESTRY_CUSTOM_TYPE) as Array<{ runId: string }>;
+    expect(ancestry?.runId).not.toBe(result.runId);
+  });
+
+  it("refuses a sub-agent already among its ancestors (a cycle through the ancestry) as an error result", async () => {
+    const loop = node("loop");
+    (loop.agents as AgentNode[]).push(loop);
+    const { models, store } = scriptedModels({
+      loop: [call("agent__loop", { prompt: "again" }), "I cannot call myself."],
+    });
+    const result = await runAgent(loop, "Go", { store, models, limits: { depth: 5 } }).result;
+    expect(result).toMatchObject({ success: true, children: [] });
+    const root = await store.open(result.session.id);
+    const results = root
+      .getBranch()
+      .flatMap((entry) =>
+        isEntryOfType(entry, "message") && entry.message.role === "toolResult"
+          ? [JSON.stringify(entry.message.content)]
+          : [],
+      );
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain(
+      "loop:loop was not started: loop is already running above it (loop); an agent may not start itself through its ancestors",
+    );
+    expect((await store.list()).sessions).toHaveLength(1);
+  });
+
+  it.each([0, 1])(
+    "a depth limit of %i refuses children past it before any session exists",
+    async (depth) => {
+      const { models, store } = scriptedModels({
+        main: [call("agent__a", { prompt: "x" }), "main done"],
+        a: [call("agent__b", { prompt: "y" }), "a done"],
+        b: ["b done"],
+      });
+      const result = await runAgent(node("main", [node("a", [node("b")])]), "Go", {
+        store,
+        models,
+        limits: { depth },
+      }).result;
+      expect(result.children.map((child) => child.agentPath)).toEqual(
+        depth === 0 ? [] : ["main:a"],
+      );
+      expect((await store.list()).sessions).toHaveLength(1 + depth);
+    },
+  );
+
+  it("an aborted signal before the start runs nothing but the root session, which fails with aborted", async () => {
+    const { models, model, store } = scriptedModels({ main: [], critic: [] });
+    const root = { ...node("main"), advisors: [node("critic")] };
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runAgent(root, "Go", { store, models, signal: controller.signal }).result;
+    expect(result).toMatchObject({ success: false, reason: "aborted", children: [] });
+    expect(model("main").requests).toHaveLength(0);
+  });
+
+  it("stop reaches a running sub-agent, which answers in a final turn; no child starts after it", async () => {
+    const { models, store } = scriptedModels({
+      main: [
+        {
+          blocks: [
+            { type: "toolCall", id: "a", name: "agent__slow", arguments: { prompt: "1" } },
+            { type: "toolCall", id: "b", name: "agent__slow", arguments: { prompt: "2" } },
+          ],
+        },
+        "Main stopped.",
+      ],
+      slow: [{ blocks: [{ type: "text", text: "slow part" }], delayMs: 100 }, "unused"],
+    });
+    const run = runAgent(node("main", [node("slow")]), "Go", {
+      store,
+      models,
+      limits: { concurrency: 1 },
+    });
+    for await (const event of run.events) {
+      if (event.type === "child_start") run.stop();
+    }
+    const result = await run.result;
+    expect(result).toMatchObject({ success: true, finalAgent: "main" });
+    expect(result.children.map((child) => child.outcome)).toEqual(["succeeded"]);
+  });
+
+  it("a definition that names agent files is loaded first; one that names none runs alone", async () => {
+    const folder = await agentFolder({ "helper.md": agentFile({ models: "[scripted/helper]" }) });
+    cleanups.push(folder.remove);
+    const { models, store } = scriptedModels({
+      main: [call("agent__helper", { prompt: "x" }), "Done."],
+      helper: ["ok"],
+      solo: ["Alone."],
+    });
+    const main = defineAgent({
+      name: "main",
+      models: ["scripted/main"],
+      agents: [folder.path("helper.md")],
+    });
+    const withChild = await runAgent(main, "Go", { store, models }).result;
+    expect(withChild.children.map((child) => child.agentPath)).toEqual(["main:helper"]);
+    const solo = await runAgent(defineAgent({ name: "solo", models: ["scripted/solo"] }), "Hi", {
+      store,
+      models,
+    }).result;
+    expect(solo).toMatchObject({ success: true, finalAgent: "solo", children: [] });
+  });
+
+  it("creates every session of the run for the tenant", async () => {
+    const { models, store } = scriptedModels({
+      main: [call("agent__helper", { prompt: "x" }), "Done."],
+      helper: ["ok"],
+    });
+    const result = await runAgent(node("main", [node("helper")]), "Go", {
+      store,
+      models,
+      tenant: "acme",
+    }).result;
+    const listed = await store.list({ tenant: "acme" });
+    expect(listed.sessions.map((session) => session.id).sort()).toEqual(
+      [result.session.id, result.children[0]?.sessionId].sort(),
+    );
+    expect((await store.list()).sessions).toHaveLength(0);
+  });
+
+  it("rejects the result with the load error of a definition naming a missing file", async () => {
+    const { models, store } = scriptedModels({});
+    const main = defineAgent({
+      name: "main",
+      models: ["scripted/main"],
+      handoff: "/nonexistent/x.md",
+    });
+    await expect(runAgent(main, "Go", { store, models }).result).rejects.toThrow(
+      "agent definition <inline>: handoff: /nonexistent/x.md: the file does not exist",
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { FileSessionStore } from "@arbor/session-store";
 import type { AgentDefinition } from "../definition/index.js";
 import { agentIdentity, openAgentPlace } from "./agent-place.js";
@@ -79,6 +80,7 @@ export function runAgent(
   const events = channel.subscribe();
   const scope = new RunScope();
   let seq = 0;
+  const generateRunId = options.agentOptions?.generateRunId ?? (() => randomUUID());
   const context: OrchestrationContext = {
     options,
     store: options.store ?? new FileSessionStore({ root: options.sessionDir as string }),
@@ -88,6 +90,8 @@ export function runAgent(
     cwd: options.cwd ?? "/",
     now: options.agentOptions?.now ?? Date.now,
     originId: "",
+    originRunId: generateRunId(),
+    generateRunId,
     children: [],
     emit: (event) => {
       if ("runId" in event) channel.push(event);
@@ -141,6 +145,8 @@ async function orchestrate(
         : { create: { cwd: context.cwd, ...tenant } },
       {
         agentPath: node.definition.name,
+        runId: context.originRunId,
+        parentRunId: undefined,
         depth: 0,
         lineage: [agentIdentity(node)],
         forward: true,
