@@ -148,6 +148,23 @@ describe("hostile bodies", () => {
     expect(await filesUnder(join(root, ".."))).toEqual(before);
   });
 
+  it("takes an empty JSON body as {}: optional bodies pass, required fields are named", async () => {
+    t = await makeTestApp();
+    const headers = { "content-type": "application/json" };
+    const created = await t.call("POST", "/v1/sessions", { headers, body: "" });
+    expect(created.status).toBe(201);
+    const id = ((await json(created)) as { id: string }).id;
+    const run = await t.call("POST", `/v1/sessions/${id}/runs`, { headers, body: "" });
+    expect(run.status).toBe(400);
+    expect((await json(run)).error).toEqual({
+      code: "invalid_request",
+      message: expect.stringMatching(/^body\.agent: /),
+    });
+    const noType = await t.call("POST", `/v1/sessions/${id}/runs`, { body: "" });
+    expect(noType.status).toBe(400);
+    expect((await json(noType)).error).toMatchObject({ code: "invalid_request" });
+  });
+
   it("keeps a title with line breaks out of the headers of the export", async () => {
     t = await makeTestApp();
     const id = await newSession(t);

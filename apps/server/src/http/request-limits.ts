@@ -31,8 +31,14 @@ export function jsonBodyCheck(limits: ServerLimits): MiddlewareHandler {
   return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     const text = await c.req.text();
-    if (text.length === 0) return next();
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
+    if (text.length === 0) {
+      // An empty JSON body is an empty object: routes with optional bodies take it, the
+      // others name the missing fields.
+      if (JSON_TYPE.test(type))
+        (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve("{}");
+      return next();
+    }
     if (!JSON_TYPE.test(type)) {
       throw new ApiError(
         415,
