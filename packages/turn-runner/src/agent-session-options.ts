@@ -5,7 +5,7 @@ import type { TtsrManager } from "@arbor/ttsr";
 import type { AgentTool } from "./agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "./compaction/index.js";
 import type { ContextGuardOptions } from "./context-guard.js";
-import type { AncestryOptions } from "./contracts/index.js";
+import type { AccountingSink, AncestryOptions } from "./contracts/index.js";
 import type { ModelErrorHandling } from "./failover-policy.js";
 import type { OutputSchema } from "./final-report.js";
 import type { TelemetryOptions } from "./run-trace.js";
@@ -111,6 +111,18 @@ export interface AgentSessionOptions {
    * a run carries them with the run's and the session's id.
    */
   ancestry?: AncestryOptions;
+  /**
+   * Receives each model call's accounting record (tokens, cost, target, outcome, the run's
+   * ancestry) as soon as the call ends, failed and aborted calls included. Awaited; a sink
+   * that throws is reported by an `accounting_sink_failed` event and never fails the run.
+   */
+  accountingSink?: AccountingSink;
+  /**
+   * Offer the model the built-in `task_status` tool, through which it reports where its
+   * task stands (`{ status, message, done?, pending? }`); each report is emitted as an
+   * `agent_update` event of kind `task_status`. Default false.
+   */
+  taskStatusTool?: boolean;
   /** Closed by `shutdown()`, after the running prompt has ended. */
   resources?: readonly AgentResource[];
   /** Whether `shutdown()` closes `session` too. Default false: the caller opened it. */

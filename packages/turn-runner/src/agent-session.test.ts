@@ -52,12 +52,15 @@ describe("AgentSession: one answer", () => {
     });
     expect(model.requests[0]?.tools).toBeUndefined();
     expect(events.map((e) => e.type)).toEqual([
+      "agent_started",
       "turn_start",
+      "agent_update",
       "text_delta",
       "text_delta",
       "text_delta",
       "message_end",
       "turn_end",
+      "agent_finished",
       "agent_end",
     ]);
   });
@@ -291,6 +294,6 @@ describe("AgentSession: thinking and abort during tools", () => {
     await expect(run.result).rejects.toThrow();
     const seen: string[] = [];
     for await (const event of run.events) seen.push(event.type);
-    expect(seen).toEqual(["turn_start"]);
+    expect(seen).toEqual(["agent_started", "turn_start", "agent_update"]);
   });
 });

@@ -27,10 +27,12 @@ import { groupAgentOptions } from "./options/group-agent-options.js";
 import { checkPromptImages } from "./prompt-input.js";
 import { type RunContext, servingModel } from "./run/run-context.js";
 import { NoExtensionHooks, type RunHooks } from "./run/run-hooks.js";
+import { TASK_STATUS_TOOL_NAME, taskStatusTool } from "./run/task-status-tool.js";
 import { RunControl } from "./run-control.js";
 import { RunEvents } from "./run-events.js";
 import { type RunState, ZERO_USAGE } from "./run-state.js";
 import { RunTrace } from "./run-trace.js";
+import { recordWorkingDirectory } from "./session-records.js";
 import { TargetPool } from "./target-pool.js";
 import { applyToolOutputCap } from "./tool-output/apply-tool-output-cap.js";
 import type { ToolOutputStore } from "./tool-output/tool-output-store.js";
@@ -66,6 +68,8 @@ export class AgentSession {
   /** Where capped tool output goes (the `toolOutput` option); disposed on `shutdown()`. */
   private readonly toolOutputStore: ToolOutputStore | undefined;
   private control: RunControl | undefined;
+  /** The state of the running prompt, while one runs. */
+  private runState: RunState | undefined;
   private runResult: Promise<AgentResult> | undefined;
   private shutDown = false;
   /** Whether `shutdown()` closes the current session (`ownsSession`, or a fork the agent made). */
@@ -98,6 +102,27 @@ export class AgentSession {
         );
       }
       this.tools.set(tool.name, tool);
+    }
+    if (definition.taskStatusTool) {
+      if (this.tools.has(TASK_STATUS_TOOL_NAME)) {
+        throw new InvalidAgentOptionsError(
+          "tools",
+          `a tool is named "${TASK_STATUS_TOOL_NAME}", which is reserved for task status reports when taskStatusTool is set`,
+        );
+      }
+      this.tools.set(
+        TASK_STATUS_TOOL_NAME,
+        taskStatusTool((taskStatus) => {
+          const state = this.runState;
+          state?.channel.push({
+            type: "agent_update",
+            turnIndex: state.turnIndex,
+            kind: "task_status",
+            message: taskStatus.message,
+            taskStatus,
+          });
+        }),
+      );
     }
     if (host.ttsr && options.session.restoreInjectedRules) {
       restoreTtsr(host.ttsr, this.currentSession);
@@ -188,8 +213,11 @@ export class AgentSession {
       finalReport: undefined,
       contextExhausted: false,
       overLimitRequests: 0,
+      turnIndex: 0,
+      unpricedReported: new Set(),
       queuedRules: new Map(),
     };
+    this.runState = state;
     const run: RunContext = {
       options: this.options,
       session: this.session,
@@ -205,6 +233,7 @@ export class AgentSession {
       state.channel.close();
       state.trace.close();
       this.control = undefined;
+      this.runState = undefined;
       this.runResult = undefined;
     });
     this.runResult = result;
@@ -368,6 +397,19 @@ export class AgentSession {
     this.followChosenModel();
     await this.extensionControls?.start("fork", previous.id);
     return forked;
+  }
+
+  /**
+   * Records that the agent now works in `directory` (CodeTether's context switch): when it
+   * differs from the path's last one (or the session header's `cwd`), a shown
+   * `custom_message` of type `arbor.context-switch` saying `Context changed to: <dir>` is
+   * stored, which the model reads with the next prompt.
+   * @returns the id of the new entry, or undefined when the directory did not change
+   * @throws AgentBusyError while a prompt runs; InvalidAgentOptionsError for an empty path
+   */
+  async setWorkingDirectory(directory: string): Promise<string | undefined> {
+    this.assertIdle("setWorkingDirectory");
+    return recordWorkingDirectory(this.session, directory);
   }
 
   /** Refuses a change to the agent while it is shut down or a prompt runs. */

@@ -74,7 +74,7 @@ describe("a run's events as a multicast stream", () => {
     const all = await collect(run.events);
     const lateSeen = await reading;
     expect(lateSeen).toEqual(all);
-    expect(all[0]).toMatchObject({ type: "turn_start", seq: 1 });
+    expect(all[0]).toMatchObject({ type: "agent_started", seq: 1 });
     expect(all.filter((event) => event.type === "turn_start")).toHaveLength(2);
   });
 

@@ -1,10 +1,9 @@
-import { costOf, type Usage } from "@arbor/providers";
+import type { Usage } from "@arbor/providers";
 import type { ResolvedTtsrRule } from "@arbor/ttsr";
 import type { FinalReport, FinalTurnReason } from "./contracts/index.js";
 import type { RunControl } from "./run-control.js";
 import type { RunEvents } from "./run-events.js";
 import type { RunTrace } from "./run-trace.js";
-import type { ModelTarget } from "./target-pool.js";
 
 /** Usage with every counter at zero. */
 export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -29,15 +28,10 @@ export interface RunState {
   overLimitRequests: number;
   /** Set once the runner forced the final turn of this run, with why. */
   finalTurn: FinalTurnReason | undefined;
+  /** The turn running (or last run): what a tool reporting progress belongs to. */
+  turnIndex: number;
+  /** Models without a price already reported by a `model_unpriced` event in this run. */
+  unpricedReported: Set<string>;
   /** Matched rules with `interruptMode: "never"`, injected at the end of the turn. */
   queuedRules: Map<string, ResolvedTtsrRule>;
-}
-
-/** Adds one attempt's tokens, and their cost at the target's catalogue prices, to the run. */
-export function accountUsage(state: RunState, target: ModelTarget, usage: Usage): void {
-  state.usage.input += usage.input;
-  state.usage.output += usage.output;
-  state.usage.cacheRead += usage.cacheRead;
-  state.usage.cacheWrite += usage.cacheWrite;
-  state.cost += costOf(usage, target.model.info.pricing);
 }

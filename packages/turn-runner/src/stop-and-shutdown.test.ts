@@ -91,7 +91,9 @@ describe("AgentSession.stop()", () => {
     const events: AgentEvent[] = [];
     for await (const event of run.events) {
       events.push(event);
-      if (event.type === "text_delta" && events.length === 2) agent.stop();
+      // Stop at the first delta of the answer.
+      if (event.type === "text_delta" && events.filter((e) => e.type === "text_delta").length === 1)
+        agent.stop();
     }
     const result = await run.result;
 

@@ -10,16 +10,17 @@ import {
 } from "./attempts/retry-directive.js";
 import { compactionEvent } from "./compaction/agent-compaction.js";
 import { CONTEXT_GUARD_CUSTOM_TYPE } from "./context-guard.js";
+import { FINAL_META_TOOL_NAME } from "./final-meta.js";
 import {
   FINAL_TURN_CUSTOM_TYPE,
   type FinalTurnReason,
   finalTurnInstruction,
 } from "./final-turn.js";
-import { FINAL_META_TOOL_NAME } from "./final-meta.js";
 import { type AttemptOutcome, assistantMessage, streamAttempt } from "./model-attempt.js";
 import { modelRequest, promptEstimate } from "./model-request.js";
+import { accountCall } from "./run/run-accounting.js";
 import { type RunContext, ruleReminderContext } from "./run/run-context.js";
-import { accountUsage, type RunState } from "./run-state.js";
+import type { RunState } from "./run-state.js";
 import { type ModelTarget, targetRef } from "./target-pool.js";
 import { persistInterrupt } from "./ttsr-interrupt.js";
 import type { TurnAnswer } from "./turn-answer.js";
@@ -34,6 +35,7 @@ export async function answerTurn(run: RunContext, turnIndex: number): Promise<Tu
   const attempts: AttemptState = { failures: 0, rejections: 0, overflowCompacted: false };
   const policy = retryPolicy(run);
   let thresholdCompacted = false;
+  let attemptNumber = 0;
   while (true) {
     const target = pool.current();
     if (!target) return { ok: false, reason: "no_targets", message: "every target was dropped" };
@@ -58,7 +60,14 @@ export async function answerTurn(run: RunContext, turnIndex: number): Promise<Tu
       },
       state,
     );
-    accountUsage(state, target, outcome.usage);
+    await accountCall(run, target, outcome.usage, {
+      kind: "model_call",
+      turnIndex,
+      attempt: ++attemptNumber,
+      outcome: outcome.kind,
+      ...(outcome.kind === "done" ? { stopReason: outcome.stopReason } : {}),
+      ...(outcome.kind === "error" ? { errorKind: outcome.error.kind } : {}),
+    });
     attemptSpan.end(attemptOutcome(outcome));
 
     const stored =
@@ -229,7 +238,13 @@ async function compactIfNeeded(
   const outcome = await run.compaction.compact(target.model, "threshold", {
     signal: state.signal,
   });
-  if (outcome.status === "compacted") accountUsage(state, target, outcome.usage);
+  if (outcome.status === "compacted") {
+    await accountCall(run, target, outcome.usage, {
+      kind: "compaction",
+      turnIndex,
+      outcome: "done",
+    });
+  }
   state.channel.push(compactionEvent(outcome, turnIndex));
   return true;
 }

@@ -5,6 +5,8 @@ import { FINAL_REPORT_TOOL_NAME, failedReport } from "./final-report.js";
 import { promptEstimate } from "./model-request.js";
 import { userMessageContent } from "./prompt-input.js";
 import { type RunContext, ruleReminderContext, servingModel } from "./run/run-context.js";
+import { recordSystemPrompt } from "./session-records.js";
+import { targetRef } from "./target-pool.js";
 import { runToolCalls } from "./tool-execution.js";
 import { injectQueuedRules } from "./ttsr-interrupt.js";
 import type { AcceptedAnswer } from "./turn-answer.js";
@@ -48,6 +50,7 @@ export async function runTurns(
       sessionFile: session.location,
     };
     let result: AgentResult;
+    const progress = { turns, cost: state.cost };
     if (reason === undefined) {
       const finalReport = state.finalReport ?? {
         status: "delivered",
@@ -55,15 +58,24 @@ export async function runTurns(
         repaired: false,
       };
       result = { success: true, finalReport, ...common };
+      state.channel.push({ type: "agent_finished", ...progress });
     } else {
       const finalReport = failedReport(reason, message);
       result = { success: false, finalReport, reason, message: finalReport.message, ...common };
+      state.channel.push({ type: "agent_failed", reason, message: result.message, ...progress });
     }
     state.channel.push({ type: "agent_end", result });
     return result;
   };
   const { hooks } = run;
+  const maxTurns = run.options.policy.maxTurns;
+  const firstModel = run.pool.current() ?? run.options.definition.targets[0];
+  if (firstModel) {
+    state.channel.push({ type: "agent_started", target: targetRef(firstModel), maxTurns });
+  }
   await hooks.startRun(text, run.options.definition.systemPrompt, state.signal, images);
+  // The prompt this run sends (the agent's, or one an extension set), once per change.
+  await recordSystemPrompt(run.session, hooks.systemPrompt);
   if (text !== undefined) {
     const message: AgentMessage = {
       role: "user",
@@ -72,7 +84,6 @@ export async function runTurns(
     };
     await hooks.persistMessage(message);
   }
-  const maxTurns = run.options.policy.maxTurns;
   while (true) {
     if (state.control.ended) return finish(state.control.ended);
     // A stop asked for on the last allowed turn still gets its final turn.
@@ -80,7 +91,14 @@ export async function runTurns(
       return finish("max_turns", `stopped after ${maxTurns} turns`);
     }
     const turnIndex = turns++;
+    state.turnIndex = turnIndex;
     state.channel.push({ type: "turn_start", turnIndex });
+    state.channel.push({
+      type: "agent_update",
+      turnIndex,
+      kind: "turn",
+      message: `turn ${turnIndex + 1} of ${maxTurns}`,
+    });
     await hooks.turnStart(turnIndex);
     const answer = await answerTurn(run, turnIndex);
     if (!answer.ok) {

@@ -136,7 +136,7 @@ describe("agent scenario format", () => {
       'tree.path: expected ["user"], got ["user","assistant"]',
       "tree.abortedSiblings: expected 1, got 0",
       'tree.lastAnswer: expected to contain "Bye", got "Hello."',
-      'events: expected ["agent_end"], got ["turn_start","text_delta","message_end","turn_end","agent_end"]',
+      'events: expected ["agent_end"], got ["agent_started","turn_start","agent_update","text_delta","message_end","turn_end","agent_finished","agent_end"]',
       "calls: expected [2], got [1]",
       "waits: expected [1000], got []",
     ]);

@@ -7,8 +7,8 @@ import {
   recordFailedAttempt,
 } from "../failed-attempt.js";
 import type { FailoverDecision } from "../failover-policy.js";
+import { accountCall } from "../run/run-accounting.js";
 import type { RunContext } from "../run/run-context.js";
-import { accountUsage } from "../run-state.js";
 import type { ModelTarget } from "../target-pool.js";
 import type { TurnFailure } from "../turn-answer.js";
 import type { AttemptState, PoolMove, RetryDirective } from "./retry-directive.js";
@@ -110,7 +110,11 @@ export async function executeDirective(
         });
         if (compaction.status === "compacted") {
           compacted = true;
-          accountUsage(state, target, compaction.usage);
+          await accountCall(run, target, compaction.usage, {
+            kind: "compaction",
+            turnIndex,
+            outcome: "done",
+          });
         }
         state.channel.push(compactionEvent(compaction, turnIndex));
         if (state.control.ended) return fail({ reason: state.control.ended });

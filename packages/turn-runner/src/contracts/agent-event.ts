@@ -1,7 +1,14 @@
 import { MODEL_ERROR_KINDS } from "@arbor/providers";
 import { z } from "zod";
+import { accountingSinkFailedSchema, modelUnpricedSchema } from "./accounting-events.js";
 import { agentResultSchema } from "./agent-result.js";
-import { runAncestrySchema } from "./run-ancestry.js";
+import { eventEnvelope, turnIndexSchema } from "./event-envelope.js";
+import {
+  agentFailedSchema,
+  agentFinishedSchema,
+  agentStartedSchema,
+  agentUpdateSchema,
+} from "./progress-events.js";
 import {
   answerProblemKindSchema,
   compactionReasonSchema,
@@ -10,19 +17,9 @@ import {
   targetRefSchema,
 } from "./run-vocabulary.js";
 
-/**
- * What every event of a run carries: the run's id, its place in the run (1, 2, 3, …), so a
- * subscriber that lost its connection can resume after the last one it saw, and the run's
- * ancestry (session, origin and parent runs, agent path), so events of several runs — a
- * parent's and its sub-agents' — can be told apart in one stream.
- */
-const envelope = {
-  runId: z.string(),
-  seq: z.number().int().positive(),
-  ancestry: runAncestrySchema,
-};
+const envelope = eventEnvelope;
 
-const turnIndex = z.number().int().nonnegative();
+const turnIndex = turnIndexSchema;
 
 const turnStartSchema = z.object({ ...envelope, type: z.literal("turn_start"), turnIndex });
 
@@ -198,6 +195,12 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   titleSchema,
   answerRejectedSchema,
   contextGuardSchema,
+  agentStartedSchema,
+  agentUpdateSchema,
+  agentFinishedSchema,
+  agentFailedSchema,
+  modelUnpricedSchema,
+  accountingSinkFailedSchema,
   agentEndSchema,
 ]);
 

@@ -1,4 +1,11 @@
 export {
+  type AccountingRecord,
+  type AccountingSink,
+  accountingRecordSchema,
+  type PricedUsage,
+  pricedUsageSchema,
+} from "./accounting-record.js";
+export {
   AGENT_ERROR_CODES,
   AgentBusyError,
   AgentClosedError,
@@ -58,3 +65,4 @@ export {
   type TargetRef,
   targetRefSchema,
 } from "./run-vocabulary.js";
+export { type TaskStatus, taskStatusSchema } from "./task-status.js";

@@ -6,7 +6,7 @@ import type { AgentResource } from "../agent-session-options.js";
 import type { AgentTool } from "../agent-tool.js";
 import type { CompactionHooks, CompactionSettings } from "../compaction/index.js";
 import type { ContextGuardOptions } from "../context-guard.js";
-import type { AncestryOptions } from "../contracts/index.js";
+import type { AccountingSink, AncestryOptions } from "../contracts/index.js";
 import type { ModelErrorHandling } from "../failover-policy.js";
 import type { OutputSchema } from "../final-report.js";
 import type { TelemetryOptions } from "../run-trace.js";
@@ -25,6 +25,8 @@ export interface DefinitionOptions {
   readonly outputSchema: OutputSchema | undefined;
   readonly maxOutputTokens: number | undefined;
   readonly temperature: number | undefined;
+  /** Whether the built-in `task_status` tool is offered. */
+  readonly taskStatusTool: boolean;
 }
 
 /** How a run behaves: limits, retries, failover, the context guard and compaction. */
@@ -71,6 +73,8 @@ export interface HostOptions {
   readonly telemetry: TelemetryOptions | undefined;
   /** Where the agent's runs sit among the runs of one request (defaults applied per run). */
   readonly ancestry: AncestryOptions | undefined;
+  /** Receives each model call's accounting record. */
+  readonly accountingSink: AccountingSink | undefined;
   /** Closed by `shutdown()`. */
   readonly resources: readonly AgentResource[];
   readonly compactionHooks: CompactionHooks | undefined;

@@ -80,6 +80,7 @@ export function groupAgentOptions(options: AgentSessionOptions): AgentOptionGrou
       outputSchema: options.outputSchema,
       maxOutputTokens: limits.maxOutputTokens,
       temperature: options.temperature,
+      taskStatusTool: options.taskStatusTool ?? false,
     }),
     policy: Object.freeze({
       maxTurns: limits.maxTurns ?? 20,
@@ -106,6 +107,7 @@ export function groupAgentOptions(options: AgentSessionOptions): AgentOptionGrou
       projectRoot: options.projectRoot,
       telemetry: options.telemetry,
       ancestry,
+      accountingSink: options.accountingSink,
       resources: Object.freeze([...(options.resources ?? [])]),
       compactionHooks: options.compactionHooks,
       summarizeBranch: options.summarizeBranch,
