@@ -11,6 +11,7 @@ describe("readClaudeCodeFile on a file with every line type", () => {
     expect(main?.header).toMatchObject({
       id: "claude-code-6a3c1f0e-0000-4000-8000-000000000001",
       cwd: "/work/demo",
+      timestamp: "2025-10-01T10:00:01.000Z",
       importedFrom: {
         tool: "claude-code",
         sessionId: "6a3c1f0e-0000-4000-8000-000000000001",
@@ -18,6 +19,13 @@ describe("readClaudeCodeFile on a file with every line type", () => {
         version: "2.0.14",
       },
     });
+  });
+
+  it("dates the lines without a time (titles, snapshots) at the session's start", async () => {
+    const logs = await readClaudeCodeFile(file);
+    const times = logs.flatMap((log) => log.entries.map((e) => e.timestamp));
+    expect(times.filter((t) => t < "2025-10-01T10:00:01.000Z")).toEqual([]);
+    expect(logs[1]?.header.timestamp).toBe(logs[1]?.entries[0]?.timestamp);
   });
 
   it("merges lines that share message.id into one entry and counts their usage once", async () => {

@@ -8,6 +8,8 @@ import { type ReadSourceLinesOptions, readSourceLines } from "./jsonl-lines.js";
 import { parseObjectLine } from "./log-builder.js";
 import { importedSessionId } from "./session-ids.js";
 
+const EPOCH = new Date(0).toISOString();
+
 interface Conversation {
   converter: ClaudeCodeConverter;
   /** The agent id (or first uuid) naming a sidechain; undefined for the main conversation. */
@@ -99,7 +101,7 @@ export async function readClaudeCodeFile(
 
   const id = sessionId ?? basename(path, ".jsonl");
   const mainId = importedSessionId("claude-code", id);
-  const time = firstTime ?? new Date(0).toISOString();
+  const time = firstTime ?? EPOCH;
   const logs: ImportedLog[] = [];
   const build = (
     conversation: Conversation,
@@ -108,12 +110,21 @@ export async function readClaudeCodeFile(
   ): ImportedLog => {
     const report: ImportReport = conversation.converter.builder.report;
     const entries = conversation.converter.builder.entries;
+    // Lines before the first one with a time (titles, snapshots) take the session's start.
+    const start =
+      conversation.sidechain === undefined
+        ? time
+        : (entries.find((e) => e.timestamp !== EPOCH)?.timestamp ?? time);
+    for (const entry of entries) {
+      if (entry.timestamp !== EPOCH) break;
+      entry.timestamp = start;
+    }
     return {
       header: {
         type: "session",
         version: CURRENT_SESSION_VERSION,
         id: importedSessionId("claude-code", sessionKey),
-        timestamp: entries[0]?.timestamp ?? time,
+        timestamp: start,
         cwd: cwd ?? "",
         ...(parentSession ? { parentSession } : {}),
         importedFrom: {

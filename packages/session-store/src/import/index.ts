@@ -23,7 +23,13 @@ export {
   importSourceSchema,
   RAW_LINE_CUSTOM_TYPE,
 } from "./imported-log.js";
+export { exportJsonl, type JsonlSource } from "./jsonl-export.js";
 export { type ReadSourceLinesOptions, readSourceLines, type SourceLine } from "./jsonl-lines.js";
+export {
+  exportMarkdown,
+  type MarkdownExportOptions,
+  type MarkdownSource,
+} from "./markdown-export.js";
 export { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
 export { importedSessionId } from "./session-ids.js";
 export {
