@@ -12,6 +12,40 @@ describe("parseCliArgs", () => {
       json: false,
       continue: false,
       trustProject: false,
+      print: false,
+      noSession: false,
+    });
+  });
+
+  it("reads the print mode options", () => {
+    expect(
+      parseCliArgs([
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--system-prompt",
+        "S",
+        "--append-system-prompt",
+        "A",
+        "--thinking",
+        "low",
+        "--max-turns",
+        "3",
+        "--no-session",
+        "--approval",
+        "yolo",
+        "hi",
+      ]),
+    ).toMatchObject({
+      command: "hi",
+      print: true,
+      outputFormat: "stream-json",
+      systemPrompt: "S",
+      appendSystemPrompt: "A",
+      thinking: "low",
+      maxTurns: "3",
+      noSession: true,
+      approval: "yolo",
     });
   });
 

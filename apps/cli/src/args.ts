@@ -19,10 +19,28 @@ export interface CliArgs {
   model?: string;
   /** `--trust-project`: load the project's own extensions this once, without asking. */
   trustProject: boolean;
+  /** `-p, --print`: one prompt, the answer on stdout, then exit (print mode). */
+  print: boolean;
+  /** `--output-format text|json|stream-json` (print mode). */
+  outputFormat?: string;
+  /** `--system-prompt <text>`: replaces the configured system prompt for this run. */
+  systemPrompt?: string;
+  /** `--append-system-prompt <text>`: appended to the system prompt for this run. */
+  appendSystemPrompt?: string;
+  /** `--thinking <level>`: the reasoning level of this run. */
+  thinking?: string;
+  /** `--max-turns <n>`: turns before the run stops. */
+  maxTurns?: string;
+  /** `--no-session`: keep the session in memory; nothing is stored. */
+  noSession: boolean;
   /** `--approval <mode>`: what the model may do without asking. */
   approval?: string;
   /** `--force`: overwrite an existing file (`sessions export`). */
   force?: boolean;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
 /** A command line `arbor` cannot run; the message says what to type instead. */
@@ -51,6 +69,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         provider: { type: "string" },
         model: { type: "string", short: "m" },
         approval: { type: "string" },
+        print: { type: "boolean", short: "p", default: false },
+        "output-format": { type: "string" },
+        "system-prompt": { type: "string" },
+        "append-system-prompt": { type: "string" },
+        thinking: { type: "string" },
+        "max-turns": { type: "string" },
+        "no-session": { type: "boolean", default: false },
       },
     });
     const [command, ...rest] = positionals;
@@ -68,6 +93,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.provider !== undefined ? { provider: values.provider } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       ...(values.approval !== undefined ? { approval: values.approval } : {}),
+      print: values.print,
+      noSession: values["no-session"],
+      ...optional("outputFormat", values["output-format"]),
+      ...optional("systemPrompt", values["system-prompt"]),
+      ...optional("appendSystemPrompt", values["append-system-prompt"]),
+      ...optional("thinking", values.thinking),
+      ...optional("maxTurns", values["max-turns"]),
     };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -4,7 +4,10 @@ export const HELP_TEXT: Readonly<Record<string, string>> = {
 
 Usage
   arbor [options]                 interactive chat (a new session unless -c or -s)
-  arbor run [options] "prompt"    one prompt for scripts; reads stdin when piped
+  arbor -p "prompt"               print mode: the answer on stdout, then exit
+  arbor "prompt"                  the same (a prompt in place of a command)
+  echo "prompt" | arbor           the same, the prompt from stdin
+  arbor run [options] "prompt"    one prompt for scripts; streams as it arrives
   arbor sessions <command>        list, show, delete, title, regenerate-title, export
   arbor demo                      an offline session against a built-in fake server
   arbor help <command>            help for one command
@@ -13,11 +16,23 @@ Options
   -c, --continue          resume the newest session of this directory
   -s, --session <id|path> resume a session by id, id prefix or file (pi's files too)
       --provider <name>   a configured provider (openai, anthropic, or a config name)
-  -m, --model <id>        the model to use, e.g. gpt-4.1 or claude-sonnet-4-6
+  -m, --model <id>        the model to use, e.g. gpt-4.1, claude-sonnet-4-6 or
+                          provider/model (anthropic/claude-sonnet-4-6)
       --json              (run) print the result object as JSON
       --approval <mode>   what the model may do without asking: ask (default: file
                           edits and commands need a yes), auto-edit (edits allowed,
                           commands asked) or yolo (nothing asked); "approval" in the config
+Print mode (-p, and arbor run)
+  -p, --print             one prompt, then exit (a piped stdin is added to the prompt)
+      --output-format <f> text (default: each answer once accepted, so an answer a
+                          stream rule retries never shows its discarded start), json
+                          (one result object) or stream-json (one JSON event per line,
+                          the events the server streams, then a "result" line)
+      --system-prompt <t> replace the configured system prompt for this run
+      --append-system-prompt <t>  add text to the system prompt for this run
+      --thinking <level>  off, minimal, low, medium or high for this run
+      --max-turns <n>     stop after n turns (exit code 3 without an answer)
+      --no-session        keep the session in memory; nothing is stored
       --trust-project     load this project's .arbor/extensions without asking
                           (also ARBOR_TRUST_PROJECT=1); see "Project extensions"
       --debug             print stack traces of errors

@@ -32,6 +32,7 @@ describe("main", () => {
 
   it("refuses the interactive app when no terminal starter is given", async () => {
     const { io, stderr } = memoryIo();
+    io.stdin.isTTY = true;
     expect(await main([], io)).toBe(1);
     expect(stderr()).toContain("interactive app is not available");
   });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { CliUsageError, parseCliArgs } from "./args.js";
+import { type CliArgs, CliUsageError, parseCliArgs } from "./args.js";
 import { type CliIo, createCliContext } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
 import { helpFor } from "./help-text.js";
@@ -46,6 +46,10 @@ export async function main(
       return 0;
     }
     const context = createCliContext(io, args, secrets);
+    const print = printModeWords(args, io.stdin.isTTY === true);
+    if (print !== undefined) {
+      return await (await import("./commands/print-command.js")).printCommand(context, print);
+    }
     switch (args.command) {
       case undefined:
         if (!interactive) throw new CliError("the interactive app is not available here.");
@@ -59,13 +63,32 @@ export async function main(
         return await (await import("./commands/demo-command.js")).demoCommand(context);
       default:
         throw new CliError(`"${args.command}" is not an arbor command.`, {
-          hint: 'Run "arbor --help" to see the commands, or arbor run "…" to send a prompt.',
+          hint: `Run "arbor --help" to see the commands, or arbor -p "${args.command}" to send it as a prompt.`,
           exitCode: 2,
         });
     }
   } catch (error) {
     return reportError(error, io, debug, secrets);
   }
+}
+
+/** The commands of `arbor`; any other first word starts print mode with a prompt. */
+const COMMANDS = new Set(["run", "sessions", "demo", "help"]);
+
+/**
+ * The prompt words when the command line asks for print mode, else undefined: `-p`/
+ * `--print` or `--output-format`; a prompt in place of a command (`arbor "fix the
+ * tests"`); or nothing at all with a piped stdin. A lone lowercase word stays a command
+ * (a typo of one is reported, not sent to the model).
+ */
+export function printModeWords(args: CliArgs, stdinIsTerminal: boolean): string[] | undefined {
+  const words = args.command === undefined ? [] : [args.command, ...args.positionals];
+  if (args.command === "run") return args.outputFormat !== undefined ? args.positionals : undefined;
+  if (args.print || args.outputFormat !== undefined) return words;
+  if (args.command === undefined) return stdinIsTerminal ? undefined : [];
+  if (COMMANDS.has(args.command)) return undefined;
+  const lone = args.positionals.length === 0 && /^[a-z][a-z-]*$/.test(args.command);
+  return lone ? undefined : words;
 }
 
 /**

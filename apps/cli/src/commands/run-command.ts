@@ -1,21 +1,16 @@
 import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost } from "@arbor/orchestration";
 import type { AgentEvent } from "@arbor/turn-runner";
-import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
-import { workspaceTools } from "../agent/workspace-tools.js";
-import { askOnTerminal, createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
-import { configuredThinking } from "../config/index.js";
-import { cliAgentDefinition, cliAgentOptions, cliModels, openCliHost } from "../host/index.js";
 import { UnpricedModels } from "../output/index.js";
-import { chooseSession } from "../session-locator.js";
 import { lastAssistantText } from "../session-text.js";
-import { resolveProjectTrust, trustMessages } from "../trust/index.js";
+import { openRunHost } from "./open-run-host.js";
 import { lastFailoverKind, RUN_EXIT_CODES, runExitCode } from "./run-exit-code.js";
+import { runOverridesOf } from "./run-overrides.js";
 
 /** Reads all of a piped stdin as text. */
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) {
     chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
@@ -43,7 +38,7 @@ export function noticeFor(event: AgentEvent): string | undefined {
  * result object with `--json`) and resolves with the exit code.
  */
 export async function runCommand(context: CliContext): Promise<number> {
-  const { io, args, paths, printer } = context;
+  const { io, args, printer } = context;
   const selection = await selectModel(context);
   let prompt = args.positionals.join(" ").trim();
   if (!prompt && io.stdin.isTTY !== true) prompt = (await readAll(io.stdin)).trim();
@@ -53,48 +48,12 @@ export async function runCommand(context: CliContext): Promise<number> {
       exitCode: RUN_EXIT_CODES.usage,
     });
   }
-  const choice = await chooseSession(paths, io.cwd, args);
-  // A call that needs a yes is asked on the terminal; with none (a pipe, CI) it fails at once.
-  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const gate = await createApprovalGate(context, selection.config, {
-    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
-    onDenied: (error) => printer.err(`[${error.message}]\n`),
-  });
   // A stray failure of an extension is reported, not fatal to the run and its session.
   const unguard = guardExtensionFailures(process);
   let host: AgentHost | undefined;
   try {
-    const rules = await loadProjectRules(io.cwd, paths.home);
-    for (const warning of rules.warnings) {
-      printer.err(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
-    }
-    const trust = await resolveProjectTrust({
-      projectRoot: io.cwd,
-      arborDir: paths.arborDir,
-      flag: args.trustProject,
-      env: io.env,
-    });
-    for (const message of trustMessages(trust)) printer.err(`[${message}]\n`);
-    const extensions = await loadProjectExtensions(
-      io.cwd,
-      paths.home,
-      (message) => printer.err(`[${message}]\n`),
-      { includeProject: trust.state === "trusted" },
-    );
-    host = await openCliHost({
-      paths,
-      session: choice,
-      definition: cliAgentDefinition(selection.provider, selection.config),
-      models: cliModels(selection.provider, () => configuredThinking(selection.config)),
-      rules: rules.rules,
-      tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
-      projectRoot: io.cwd,
-      extensions,
-      // As in the app: a new session is titled by the model after its first exchange.
-      agentOptions: cliAgentOptions(selection.config),
-    });
+    host = await openRunHost(context, selection, runOverridesOf(context));
     const opened = host;
-    recordApprovalsIn(gate, host);
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
       const notice = unpriced.check(opened.agent.model.info);

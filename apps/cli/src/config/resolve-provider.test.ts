@@ -99,4 +99,29 @@ describe("resolveProvider", () => {
       /no provider named "nope"/,
     );
   });
+
+  it("reads -m provider/model when the prefix is a known provider, and keeps slashes of model ids", () => {
+    const config = arborConfigSchema.parse({
+      providers: {
+        local: { api: "openai-chat", baseURL: "http://127.0.0.1:1/v1", apiKey: "k-local" },
+      },
+    });
+    const env = { OPENAI_API_KEY: "sk-test-openai", ANTHROPIC_API_KEY: "sk-ant-test" };
+    expect(resolveProvider(config, env, { model: "anthropic/claude-x" })).toMatchObject({
+      name: "anthropic",
+      model: "claude-x",
+    });
+    expect(resolveProvider(config, env, { model: "local/meta-llama/llama-3" })).toMatchObject({
+      name: "local",
+      model: "meta-llama/llama-3",
+    });
+    // Not a provider name: the whole string is the model id of the default provider.
+    expect(resolveProvider(config, env, { model: "meta-llama/llama-3" })).toMatchObject({
+      model: "meta-llama/llama-3",
+    });
+    // --provider given: the model id is taken as it is.
+    expect(
+      resolveProvider(config, env, { provider: "openai", model: "anthropic/claude-x" }),
+    ).toMatchObject({ name: "openai", model: "anthropic/claude-x" });
+  });
 });

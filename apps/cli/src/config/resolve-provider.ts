@@ -102,6 +102,18 @@ export function resolveProvider(
   if (names.length === 0) {
     throw new CliError("no model provider is configured.", { hint: HOW_TO_CONFIGURE });
   }
+  // `-m provider/model` names both, when the part before the slash is a known provider
+  // (model ids may hold slashes themselves: `meta-llama/llama-3` on an OpenAI-compatible server).
+  const slash = choice.model?.indexOf("/") ?? -1;
+  if (choice.provider === undefined && choice.model !== undefined && slash > 0) {
+    const prefix = choice.model.slice(0, slash);
+    if (all[prefix] !== undefined) {
+      return resolveProvider(config, env, {
+        provider: prefix,
+        model: choice.model.slice(slash + 1),
+      });
+    }
+  }
   const name = choice.provider ?? config.defaultProvider ?? names[0];
   const provider = name === undefined ? undefined : all[name];
   if (name === undefined || provider === undefined) {

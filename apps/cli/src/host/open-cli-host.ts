@@ -4,6 +4,7 @@ import {
   type HostAgentOptions,
   type SessionChoice,
 } from "@arbor/orchestration";
+import type { SessionStore } from "@arbor/session-store";
 import type { ArborConfig } from "../config/index.js";
 import { type ArborPaths, sessionDirFor } from "../paths.js";
 import { asCliError } from "../session-locator.js";
@@ -17,6 +18,8 @@ export type CliHostOptions = Omit<
   paths: ArborPaths;
   /** From `chooseSession`: a session file, or a new session of a working directory. */
   session: SessionChoice;
+  /** Another store than Arbor's session files (`--no-session`: one in memory). */
+  store?: SessionStore;
 };
 
 /**
@@ -25,11 +28,13 @@ export type CliHostOptions = Omit<
  * @throws CliError for a session that cannot be opened or created
  */
 export async function openCliHost(options: CliHostOptions): Promise<AgentHost> {
-  const { paths, session, ...rest } = options;
-  const store = new CliSessionStore({
-    sessionsRoot: paths.sessionsRoot,
-    sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
-  });
+  const { paths, session, store: given, ...rest } = options;
+  const store =
+    given ??
+    new CliSessionStore({
+      sessionsRoot: paths.sessionsRoot,
+      sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
+    });
   try {
     return await AgentHost.open({ ...rest, ...session, store } as AgentHostOptions);
   } catch (error) {

@@ -33,6 +33,11 @@ export class CliPrinter {
     this.io.stderr.write(terminalSafe(redacted, { multiline: true }));
   }
 
+  /** Writes a value as JSON on one line to stdout (`stream-json`), secrets redacted, controls escaped. */
+  jsonLine(value: unknown): void {
+    this.io.stdout.write(`${redactSecrets(terminalSafeJson(value, 0), this.secrets.values())}\n`);
+  }
+
   /** Writes a value as indented JSON to stdout, with every secret redacted and controls escaped. */
   json(value: unknown): void {
     this.io.stdout.write(`${redactSecrets(terminalSafeJson(value), this.secrets.values())}\n`);

@@ -51,12 +51,12 @@ const JSON_RAW_CONTROLS =
   /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
- * `JSON.stringify(value, null, 2)` with the control characters it leaves raw (DEL, C1,
+ * `JSON.stringify(value, null, indent)` (indent 2 unless given; 0 for one line) with the control characters it leaves raw (DEL, C1,
  * bidi controls, line separators) written as `\uXXXX` escapes: the same JSON for a
  * parser, and nothing a terminal acts on. (C0 controls are escaped by JSON itself.)
  */
-export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+export function terminalSafeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
     JSON_RAW_CONTROLS,
     (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
   );

@@ -1,0 +1,103 @@
+import type { AgentHost } from "@arbor/orchestration";
+import type { ReasoningLevel } from "@arbor/providers";
+import { MemorySessionStore } from "@arbor/session-store";
+import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
+import { workspaceTools } from "../agent/workspace-tools.js";
+import { askOnTerminal, createApprovalGate, recordApprovalsIn } from "../approval/index.js";
+import type { CliContext, ModelSelection } from "../cli-context.js";
+import { configuredThinking } from "../config/index.js";
+import { cliAgentDefinition, cliAgentOptions, cliModels, openCliHost } from "../host/index.js";
+import { chooseSession } from "../session-locator.js";
+import { resolveProjectTrust, trustMessages } from "../trust/index.js";
+
+/** What a non-interactive run changes from the config for this run only. */
+export interface RunOverrides {
+  /** Replaces the config's system prompt. */
+  systemPrompt?: string;
+  /** Appended to the system prompt (the config's, or `systemPrompt`), after a blank line. */
+  appendSystemPrompt?: string;
+  /** The reasoning level asked of the model. */
+  thinking?: ReasoningLevel;
+  /** Turns per prompt before the run ends with `max_turns`. */
+  maxTurns?: number;
+  /** Keep the session in memory only: nothing is written. */
+  noSession?: boolean;
+}
+
+/** The system prompt of a run: the override or the config's, with the appended text. */
+export function runSystemPrompt(
+  configured: string | undefined,
+  overrides: RunOverrides,
+): string | undefined {
+  const base = overrides.systemPrompt ?? configured;
+  const parts = [base, overrides.appendSystemPrompt].filter(
+    (part): part is string => part !== undefined && part.trim() !== "",
+  );
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+/**
+ * Opens the agent host of `arbor run` and print mode: the project's stream rules and
+ * extensions (the project's own only when trusted), the coding tools behind the approval
+ * gate (asked on the terminal when there is one, refused at once when not), and the
+ * session `--continue`/`--session` choose, or a new one (in memory with `noSession`).
+ * Notices go to stderr.
+ */
+export async function openRunHost(
+  context: CliContext,
+  selection: ModelSelection,
+  overrides: RunOverrides = {},
+): Promise<AgentHost> {
+  const { io, args, paths, printer } = context;
+  const choice = overrides.noSession
+    ? { create: { cwd: io.cwd } }
+    : await chooseSession(paths, io.cwd, args);
+  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const gate = await createApprovalGate(context, selection.config, {
+    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
+    onDenied: (error) => printer.err(`[${error.message}]\n`),
+  });
+  const rules = await loadProjectRules(io.cwd, paths.home);
+  for (const warning of rules.warnings) {
+    printer.err(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
+  }
+  const trust = await resolveProjectTrust({
+    projectRoot: io.cwd,
+    arborDir: paths.arborDir,
+    flag: args.trustProject,
+    env: io.env,
+  });
+  for (const message of trustMessages(trust)) printer.err(`[${message}]\n`);
+  const extensions = await loadProjectExtensions(
+    io.cwd,
+    paths.home,
+    (message) => printer.err(`[${message}]\n`),
+    { includeProject: trust.state === "trusted" },
+  );
+  const base = cliAgentDefinition(selection.provider, selection.config);
+  const systemPrompt = runSystemPrompt(selection.config.systemPrompt, overrides);
+  const { systemPrompt: _configured, ...rest } = base;
+  const definition = {
+    ...rest,
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(overrides.maxTurns !== undefined
+      ? { limits: { ...base.limits, maxTurns: overrides.maxTurns } }
+      : {}),
+  };
+  const thinking = overrides.thinking ?? configuredThinking(selection.config);
+  const host = await openCliHost({
+    paths,
+    session: choice,
+    ...(overrides.noSession ? { store: new MemorySessionStore() } : {}),
+    definition,
+    models: cliModels(selection.provider, () => thinking),
+    rules: rules.rules,
+    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
+    projectRoot: io.cwd,
+    extensions,
+    // As in the app: a new session is titled by the model after its first exchange.
+    agentOptions: cliAgentOptions(selection.config),
+  });
+  recordApprovalsIn(gate, host);
+  return host;
+}

@@ -1,0 +1,94 @@
+import { guardExtensionFailures } from "@arbor/extensions-api";
+import type { AgentHost } from "@arbor/orchestration";
+import { type CliContext, selectModel } from "../cli-context.js";
+import { UnpricedModels } from "../output/index.js";
+import { lastAssistantText } from "../session-text.js";
+import { openRunHost } from "./open-run-host.js";
+import { AcceptedText, OUTPUT_FORMATS, type OutputFormat } from "./print-output.js";
+import { noticeFor, readAll } from "./run-command.js";
+import { lastFailoverKind, RUN_EXIT_CODES, runExitCode } from "./run-exit-code.js";
+import { runOverridesOf, usage } from "./run-overrides.js";
+
+/** The output format `--output-format` (or `--json`) asks for. */
+export function outputFormatOf(flag: string | undefined, json: boolean): OutputFormat {
+  if (flag === undefined) return json ? "json" : "text";
+  if ((OUTPUT_FORMATS as readonly string[]).includes(flag)) return flag as OutputFormat;
+  throw usage(
+    `--output-format ${JSON.stringify(flag)} is not an output format.`,
+    "Use --output-format text (the answer), json (one result object) or stream-json (one JSON event per line).",
+  );
+}
+
+/**
+ * Print mode (`arbor -p "prompt"`, `arbor "prompt"`, or a prompt piped to `arbor`): one
+ * prompt, the answer on stdout in the chosen format, then exit with `arbor run`'s exit
+ * codes. A prompt given and a piped stdin are joined (the question, then the text). In
+ * `text` format an answer is written once accepted, so a retried attempt never shows.
+ */
+export async function printCommand(context: CliContext, words: readonly string[]): Promise<number> {
+  const { io, printer } = context;
+  const format = outputFormatOf(context.args.outputFormat, context.args.json);
+  const overrides = runOverridesOf(context);
+  const selection = await selectModel(context);
+  const given = words.join(" ").trim();
+  const piped = io.stdin.isTTY === true ? "" : (await readAll(io.stdin)).trim();
+  const prompt = [given, piped].filter((part) => part !== "").join("\n\n");
+  if (!prompt) {
+    throw usage(
+      "print mode needs a prompt.",
+      'Pass it as an argument (arbor -p "explain this error") or pipe it: echo "…" | arbor -p',
+    );
+  }
+  const unguard = guardExtensionFailures(process);
+  let host: AgentHost | undefined;
+  try {
+    host = await openRunHost(context, selection, overrides);
+    const opened = host;
+    const unpriced = new UnpricedModels();
+    const reportPrice = () => {
+      const notice = unpriced.check(opened.agent.model.info);
+      if (notice) printer.err(`[${notice}]\n`);
+    };
+    reportPrice();
+    const onSigint = () => opened.abort();
+    process.once("SIGINT", onSigint);
+    const run = host.prompt(prompt);
+    const text = new AcceptedText();
+    try {
+      for await (const event of run.events) {
+        if (format === "stream-json") printer.jsonLine(event);
+        else if (format === "text") {
+          const ready = text.take(event);
+          if (ready) printer.out(ready);
+          const notice = noticeFor(event);
+          if (notice) printer.err(`${notice}\n`);
+        }
+      }
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+    }
+    const result = await run.result;
+    reportPrice();
+    await host.close();
+    if (format === "text") printer.out(text.finish());
+    const state = host.state();
+    const output = {
+      ...result,
+      sessionId: state.sessionId,
+      sessionFile: overrides.noSession ? null : host.session.location,
+      title: state.title ?? null,
+      text: lastAssistantText(host.session),
+    };
+    if (format === "json") printer.json(output);
+    if (format === "stream-json") printer.jsonLine({ type: "result", ...output });
+    if (!result.success) {
+      const detail = result.message ? `: ${result.message}` : "";
+      printer.err(`arbor: the run ended without an answer (${result.reason}${detail}).\n`);
+      return runExitCode(result, lastFailoverKind(host.session.getBranch()));
+    }
+    return RUN_EXIT_CODES.success;
+  } finally {
+    unguard();
+    await host?.close();
+  }
+}
