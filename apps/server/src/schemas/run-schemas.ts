@@ -34,8 +34,18 @@ export const runParamsSchema = z.object({
   id: runIdSchema.openapi({ param: { name: "id", in: "path" } }),
 });
 
-/** A run: state, and result once it ended. */
-export const runResponseSchema = runRecordSchema.omit({ tenantId: true }).openapi("Run");
+/**
+ * A run: state, and result once it ended (turn-runner's `AgentResult`: `success`, `reason`,
+ * `message`, `finalReport`, `usage`, `cost`, `turns`, `session`).
+ */
+export const runResponseSchema = runRecordSchema
+  .omit({ tenantId: true, result: true })
+  .extend({
+    result: z
+      .looseObject({ success: z.boolean(), runId: z.string(), reason: z.string().optional() })
+      .optional(),
+  })
+  .openapi("Run");
 
 /** `GET /v1/runs/:id/events` query: `after` is `Last-Event-ID` for clients that cannot set headers. */
 export const runEventsQuerySchema = z.strictObject({
