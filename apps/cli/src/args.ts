@@ -37,6 +37,12 @@ export interface CliArgs {
   approval?: string;
   /** `--force`: overwrite an existing file (`sessions export`). */
   force?: boolean;
+  /** `--from <tool>`: the tool whose sessions `import` reads. */
+  from?: string;
+  /** `--dry-run`: `import` reports what it would do and writes nothing. */
+  dryRun?: boolean;
+  /** `--format html|md|jsonl`: what `export` writes. */
+  format?: string;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
@@ -64,6 +70,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         json: { type: "boolean", default: false },
         "trust-project": { type: "boolean", default: false },
         force: { type: "boolean", short: "f" },
+        from: { type: "string" },
+        "dry-run": { type: "boolean" },
+        format: { type: "string" },
         continue: { type: "boolean", short: "c", default: false },
         session: { type: "string", short: "s" },
         provider: { type: "string" },
@@ -88,6 +97,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       json: values.json,
       trustProject: values["trust-project"],
       ...(values.force ? { force: true } : {}),
+      ...(values.from !== undefined ? { from: values.from } : {}),
+      ...(values["dry-run"] ? { dryRun: true } : {}),
+      ...(values.format !== undefined ? { format: values.format } : {}),
       continue: values.continue,
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.provider !== undefined ? { provider: values.provider } : {}),

@@ -9,6 +9,8 @@ Usage
   echo "prompt" | arbor           the same, the prompt from stdin
   arbor run [options] "prompt"    one prompt for scripts; streams as it arrives
   arbor sessions <command>        list, show, delete, title, regenerate-title, export
+  arbor import <file|dir>         import Claude Code, Codex or opencode sessions
+  arbor export <id> --format f    write a session as html, md (Markdown) or jsonl (pi)
   arbor demo                      an offline session against a built-in fake server
   arbor help <command>            help for one command
 
@@ -96,6 +98,35 @@ Usage
 
 <id> is a session id, a unique prefix of one, or a session file path (pi's too).
 delete only removes session files of Arbor's store.
+`,
+  import: `arbor import: bring other tools' sessions into Arbor.
+
+Usage
+  arbor import <file|dir> [--from claude-code|codex|opencode|auto] [--dry-run] [--json]
+  arbor import --from claude-code          the tool's default folder (~/.claude/projects,
+                                           ~/.codex/sessions, ~/.local/share/opencode/storage)
+
+Reads Claude Code session files, Codex rollout files and opencode's storage folder (not
+its SQLite database), a file or a whole folder, with a progress bar over folders. Each
+session keeps its tree (branches, sidechains as child sessions, compactions, tool calls
+and results, model changes) and records where it came from. Lines no reader understands
+are kept as raw entries and counted. Importing again changes nothing; a source that grew
+adds what it gained; a session you continued in Arbor is never overwritten.
+The summary lists the sessions, their entries and raw lines, and the skipped files with
+the reason. --dry-run reads and reports, and writes nothing.
+`,
+  export: `arbor export: write a session to a file.
+
+Usage
+  arbor export <id> [out] [--format html|md|jsonl] [--force]
+
+  html    a self-contained page of the whole tree (the default)
+  md      a Markdown transcript: the current branch, then every other branch after
+          the point where it forks
+  jsonl   a pi session file that pi opens on the same branch with the same context
+
+<id> is a session id, a unique prefix of one, or a session file path. An existing file is
+replaced only with --force.
 `,
   demo: `arbor demo: run a real session offline.
 

@@ -59,6 +59,10 @@ export async function main(
         return await (await import("./commands/run-command.js")).runCommand(context);
       case "sessions":
         return await (await import("./commands/sessions-command.js")).sessionsCommand(context);
+      case "import":
+        return await (await import("./commands/import-command.js")).importCommand(context);
+      case "export":
+        return await (await import("./commands/export-command.js")).exportCommand(context);
       case "demo":
         return await (await import("./commands/demo-command.js")).demoCommand(context);
       default:
@@ -73,7 +77,7 @@ export async function main(
 }
 
 /** The commands of `arbor`; any other first word starts print mode with a prompt. */
-const COMMANDS = new Set(["run", "sessions", "demo", "help"]);
+const COMMANDS = new Set(["run", "sessions", "import", "export", "demo", "help"]);
 
 /**
  * The prompt words when the command line asks for print mode, else undefined: `-p`/
