@@ -6,6 +6,7 @@ import { workspaceTools } from "../agent/workspace-tools.js";
 import { askOnTerminal, createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import type { CliContext, ModelSelection } from "../cli-context.js";
 import { configuredThinking } from "../config/index.js";
+import { contextPrompt, loadProjectContext } from "../context/index.js";
 import { cliAgentDefinition, cliAgentOptions, cliModels, openCliHost } from "../host/index.js";
 import { chooseSession } from "../session-locator.js";
 import { resolveProjectTrust, trustMessages } from "../trust/index.js";
@@ -74,12 +75,14 @@ export async function openRunHost(
     (message) => printer.err(`[${message}]\n`),
     { includeProject: trust.state === "trusted" },
   );
-  const base = cliAgentDefinition(selection.provider, selection.config);
-  const systemPrompt = runSystemPrompt(selection.config.systemPrompt, overrides);
-  const { systemPrompt: _configured, ...rest } = base;
+  const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
+  for (const problem of projectContext.problems) printer.err(`[skipped ${problem}]\n`);
+  const base = cliAgentDefinition(selection.provider, selection.config, {
+    systemPrompt: runSystemPrompt(selection.config.systemPrompt, overrides),
+    context: contextPrompt(projectContext),
+  });
   const definition = {
-    ...rest,
-    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...base,
     ...(overrides.maxTurns !== undefined
       ? { limits: { ...base.limits, maxTurns: overrides.maxTurns } }
       : {}),

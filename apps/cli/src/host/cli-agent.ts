@@ -6,14 +6,21 @@ import type { ArborConfig, ResolvedProvider } from "../config/index.js";
 import { modelProvidersOf, modelTargetOf } from "../config/index.js";
 
 /**
- * The agent `arbor` runs: the chosen provider's model and the config's system prompt; a
- * config without one (or with a blank one) sends none, as `arbor` always did.
+ * The agent `arbor` runs: the chosen provider's model and a system prompt made of the
+ * config's (or a run's override) and the project's instructions (`AGENTS.md` files); with
+ * neither (or only blank text) it sends none, as `arbor` always did.
  */
 export function cliAgentDefinition(
   provider: ResolvedProvider,
   config: ArborConfig,
+  prompt: { systemPrompt?: string | undefined; context?: string | undefined } = {
+    systemPrompt: config.systemPrompt,
+  },
 ): AgentDefinition {
-  const systemPrompt = config.systemPrompt?.trim() ? config.systemPrompt : undefined;
+  const parts = [prompt.systemPrompt, prompt.context].filter(
+    (part): part is string => part !== undefined && part.trim() !== "",
+  );
+  const systemPrompt = parts.length > 0 ? parts.join("\n\n") : undefined;
   return defineAgent({
     name: "arbor",
     models: [modelTargetOf(provider)],

@@ -3,6 +3,7 @@ import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/provid
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
+import type { ProjectContext } from "../context/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
@@ -30,6 +31,8 @@ export interface ChatControllerOptions {
   host: AgentHost;
   /** The stream rules loaded for the project (shown by `/rules`). */
   rules: ProjectRules;
+  /** The instructions files given to the model (shown by `/context`). */
+  projectContext?: ProjectContext;
   /** Builds the model a `/model` argument names (`id` or `provider/id`). */
   selectModel: (spec: string) => Model;
   /**
@@ -72,6 +75,11 @@ export class ChatController {
   }
 
   /** The stream rules loaded for the project. */
+  /** The instructions files given to the model (none when the app was not given any). */
+  get projectContext(): ProjectContext {
+    return this.options.projectContext ?? { files: [], repositoryRoot: undefined, problems: [] };
+  }
+
   get rules(): ProjectRules {
     return this.options.rules;
   }

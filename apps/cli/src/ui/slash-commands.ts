@@ -2,6 +2,7 @@ import { relative, resolve } from "node:path";
 import { exportSessionToHtml, snapshotOfSession } from "@arbor/html-export";
 import { isEntryOfType } from "@arbor/session-store";
 import { CliError } from "../cli-error.js";
+import { contextSummary } from "../context/index.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
 import type { ChatController } from "./chat-controller.js";
 
@@ -51,6 +52,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
     name: "rules",
     usage: "/rules",
     description: "the loaded stream rules and how often they matched",
+  },
+  {
+    name: "context",
+    usage: "/context",
+    description: "the AGENTS.md / CLAUDE.md files given to the model",
   },
   { name: "help", usage: "/help", description: "this list" },
   { name: "quit", usage: "/quit", description: "leave (Ctrl+C twice does too)" },
@@ -123,6 +129,9 @@ export async function runSlashCommand(
         return { view: "sessions" };
       case "rules":
         controller.notify(rulesText(controller, cwd));
+        return {};
+      case "context":
+        controller.notify(contextSummary(controller.projectContext, cwd));
         return {};
       case "title":
         if (args) {

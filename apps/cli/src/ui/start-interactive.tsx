@@ -9,6 +9,7 @@ import { createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { modelProvidersOf, resolveProvider } from "../config/index.js";
+import { contextPrompt, loadProjectContext } from "../context/index.js";
 import { cliAgentDefinition, cliAgentOptions, openCliHost } from "../host/index.js";
 import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
@@ -73,7 +74,11 @@ export async function startInteractive(context: CliContext): Promise<number> {
   );
   const approvals = new ApprovalPrompter();
   const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
-  const definition = cliAgentDefinition(selection.provider, selection.config);
+  const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
+  const definition = cliAgentDefinition(selection.provider, selection.config, {
+    systemPrompt: selection.config.systemPrompt,
+    context: contextPrompt(projectContext),
+  });
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
   const host = await openCliHost({
@@ -98,6 +103,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   const controller = new ChatController({
     host,
     rules,
+    projectContext,
     selectModel: modelFor,
     redact: (text) => redactSecrets(text, context.secrets.values()),
   });
@@ -107,6 +113,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   for (const warning of rules.warnings)
     controller.notify(`Skipped rule file ${warning.file}: ${warning.reason}`, "warning");
   for (const message of extensionErrors.splice(0)) controller.notify(message, "warning");
+  for (const problem of projectContext.problems) controller.notify(`Skipped ${problem}`, "warning");
   reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${host.session.location}`);
   const app = render(
