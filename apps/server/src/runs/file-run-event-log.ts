@@ -1,11 +1,22 @@
 import { appendFile, mkdir, open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentEvent, agentEventSchema } from "@arbor/turn-runner";
+import type { AgentEvent } from "@arbor/turn-runner";
+import { z } from "zod";
 import { writeAtomically } from "../auth/file-api-key-store.js";
 import { eventsAfter } from "./memory-run-event-log.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, runIdSchema, runRecordSchema } from "./run-record.js";
 import { RunWatchers } from "./run-watchers.js";
+
+/**
+ * What a stored event must have to be replayed: the envelope only. The fields of each event
+ * type are the turn runner's, and a log written by an older version replays unchanged.
+ */
+const storedEventSchema = z.looseObject({
+  runId: z.string(),
+  seq: z.number().int().positive(),
+  type: z.string(),
+});
 
 /** A run this process writes: its record and events are served from memory until it ends. */
 interface LiveRun {
@@ -112,8 +123,8 @@ export class FileRunEventLog implements RunEventLog {
       } catch {
         continue; // a line torn by a crash
       }
-      const parsed = agentEventSchema.safeParse(raw);
-      if (parsed.success && parsed.data.seq > afterSeq) events.push(parsed.data);
+      const parsed = storedEventSchema.safeParse(raw);
+      if (parsed.success && parsed.data.seq > afterSeq) events.push(parsed.data as AgentEvent);
       if (events.length >= limit) break;
     }
     return events;

@@ -1,4 +1,3 @@
-import { agentResultSchema } from "@arbor/turn-runner";
 import { z } from "zod";
 
 /** Where a run is: waiting its turn, executing, or ended (and how). */
@@ -39,8 +38,11 @@ export const runRecordSchema = z.object({
   endedAt: z.iso.datetime().optional(),
   /** The `seq` of the last event stored (0: none yet). */
   lastSeq: z.number().int().nonnegative(),
-  /** The run's result once it ended (the `agent_end` event's). */
-  result: agentResultSchema.optional(),
+  /**
+   * The run's result once it ended (the `agent_end` event's, turn-runner's `AgentResult`).
+   * Checked loosely: a record written by an older version reads unchanged.
+   */
+  result: z.looseObject({ success: z.boolean(), runId: z.string() }).optional(),
   /** Why a run ended without a result (it could not start, it was cancelled). */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
