@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { SessionReadOnlyError, type SessionStorage, SessionStoreError } from "@arbor/session-store";
+import {
+  SessionReadOnlyError,
+  type SessionStorage,
+  SessionStoreError,
+  type StoredLog,
+} from "@arbor/session-store";
 import type pg from "pg";
 import { runAppend } from "./append-statement.js";
 import { batchRows } from "./batch-rows.js";
@@ -84,9 +89,10 @@ export class PostgresSessionStorage implements SessionStorage {
    * One statement, so one snapshot and one round trip: the header (chunk -1), then the
    * entries in chunks of 256 sequence numbers, each chunk one value read by a range scan
    * of the primary key (a few dozen large protocol messages cost the driver far less than
-   * one per entry, and no sort of the whole session can spill to disk).
+   * one per entry, and no sort of the whole session can spill to disk). The text goes to
+   * the session as the driver decoded it: rows hold whole lines, so nothing is torn.
    */
-  async read(): Promise<Uint8Array | undefined> {
+  async read(): Promise<StoredLog | undefined> {
     const schema = this.context.schema;
     const { rows } = await this.scoped((db) =>
       db.query<[string, string | null]>({
@@ -105,7 +111,7 @@ export class PostgresSessionStorage implements SessionStorage {
     if (!rows.some((row) => Number(row[0]) === -1)) return undefined;
     const chunks = rows.filter((row) => row[1] !== null);
     chunks.sort((a, b) => Number(a[0]) - Number(b[0]));
-    return Buffer.from(`${chunks.map((row) => row[1]).join("\n")}\n`, "utf8");
+    return { content: `${chunks.map((row) => row[1]).join("\n")}\n`, problems: [] };
   }
 
   /** {@inheritDoc SessionStorage.lock} */
@@ -178,17 +184,6 @@ export class PostgresSessionStorage implements SessionStorage {
   /** {@inheritDoc SessionStorage.sibling} A new session row of the same tenant. */
   sibling(sessionId: string): PostgresSessionStorage {
     return new PostgresSessionStorage(this.context, sessionId, this.tenant, { create: true });
-  }
-
-  /**
-   * {@inheritDoc SessionStorage.setAsideTail}
-   * Never needed: rows hold whole lines, so what this storage reads never ends torn.
-   */
-  async setAsideTail(): Promise<string> {
-    throw new SessionStoreError(
-      "unsupported",
-      `${this.location}: PostgreSQL rows hold whole lines; there is no torn tail to set aside`,
-    );
   }
 
   /** {@inheritDoc SessionStorage.close} */

@@ -54,7 +54,12 @@ export {
   type WriteFn,
 } from "./storage/file-storage.js";
 export { MemorySessionStorage } from "./storage/memory-storage.js";
-export type { Durability, SessionStorage } from "./storage/session-storage.js";
+export type {
+  Durability,
+  HeldSession,
+  SessionStorage,
+  StoredLog,
+} from "./storage/session-storage.js";
 export {
   type CreateStoredSessionOptions,
   checkTenant,

@@ -43,10 +43,12 @@ export function openSessionFile(
   path: string,
   options: OpenSessionFileOptions = {},
 ): Promise<Session> {
-  const { durability, staleLockPolicy, ...rest } = options;
+  const { durability, staleLockPolicy, keepListingIndex, listingIndexDelayMs, ...rest } = options;
   const storage = new FileSessionStorage(path, {
     ...(durability ? { durability } : {}),
     ...(staleLockPolicy ? { staleLockPolicy } : {}),
+    ...(keepListingIndex !== undefined ? { keepListingIndex } : {}),
+    ...(listingIndexDelayMs !== undefined ? { listingIndexDelayMs } : {}),
   });
   return Session.open(storage, rest satisfies OpenStorageOptions);
 }
@@ -76,16 +78,13 @@ export function createSession(options: CreateSessionOptions): Promise<Session> {
   const createdAt = now();
   const sessionId = generateSessionId(createdAt);
   const path = join(options.dir, sessionFileName(sessionId, createdAt));
-  const storage = new FileSessionStorage(
-    path,
-    options.durability ? { durability: options.durability } : {},
-  );
-  return Session.open(storage, {
-    keepListingIndex: true,
-    ...options,
-    create: true,
-    sessionId,
+  const { dir: _, durability, keepListingIndex, listingIndexDelayMs, ...rest } = options;
+  const storage = new FileSessionStorage(path, {
+    ...(durability ? { durability } : {}),
+    keepListingIndex: keepListingIndex ?? true,
+    ...(listingIndexDelayMs !== undefined ? { listingIndexDelayMs } : {}),
   });
+  return Session.open(storage, { ...rest, create: true, sessionId });
 }
 
 /**

@@ -25,6 +25,7 @@ import type {
   SessionInfo,
   SessionStorage,
   SessionTreeNode,
+  StoredLog,
   TitleGenerator,
 } from "./index.js";
 
@@ -173,8 +174,6 @@ describe("entry points", () => {
       | "cwd"
       | "sessionId"
       | "parentSession"
-      | "keepListingIndex"
-      | "listingIndexDelayMs"
     >();
     expectTypeOf<OpenSessionFileOptions["generateId"]>().toEqualTypeOf<
       ((taken: IdSet) => string) | undefined
@@ -314,14 +313,15 @@ describe("storage backends", () => {
       | "lock"
       | "append"
       | "replace"
-      | "setAsideTail"
-      | "ensureIntact"
+      | "hold"
+      | "publish"
       | "resume"
       | "sibling"
       | "close"
       | "delete"
     >();
-    expectTypeOf<SessionStorage["read"]>().toEqualTypeOf<() => Promise<Uint8Array | undefined>>();
+    expectTypeOf<SessionStorage["read"]>().toEqualTypeOf<() => Promise<StoredLog | undefined>>();
+    expectTypeOf<StoredLog["content"]>().toEqualTypeOf<Uint8Array | string>();
     expectTypeOf<SessionStorage["append"]>().toEqualTypeOf<
       (lines: readonly string[]) => Promise<void>
     >();

@@ -24,14 +24,6 @@ export interface OpenStorageOptions extends SessionSeams {
   sessionId?: string;
   /** The session this one was forked from, recorded in a newly created header. */
   parentSession?: string;
-  /**
-   * Keep this session's record in its directory's listing index (`.arbor-index.json`)
-   * current, so `listSessions` need not scan it. File sessions opened for writing only.
-   * Default: on when the directory already has an index (`createSession` always starts one).
-   */
-  keepListingIndex?: boolean;
-  /** How long after an append the listing index record is updated. Default 1000 ms. */
-  listingIndexDelayMs?: number;
 }
 
 /** The file name of a session: creation time (sortable) and id, as pi names them. */

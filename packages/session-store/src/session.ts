@@ -1,4 +1,3 @@
-import { basename } from "node:path";
 import {
   EntryNotFoundError,
   InvalidEntryError,
@@ -8,13 +7,12 @@ import {
 } from "./errors.js";
 import type { AgentMessage, ContentBlock, InjectedRule, SessionEntry } from "./format/entries.js";
 import { newEntryIssue } from "./format/new-entry.js";
-import { type ParsedLog, parseSessionLog, recordOf } from "./format/session-log.js";
+import { parseSessionLog, recordOf } from "./format/session-log.js";
 import { CURRENT_SESSION_VERSION } from "./format/version.js";
 import { generateEntryId, generateSessionId, type IdSet } from "./ids.js";
-import { ListingIndexKeeper, listingStateOf } from "./listing-index-keeper.js";
+import { listingStateOf } from "./listing-index-keeper.js";
 import { newSessionHeader, type OpenStorageOptions, type SessionSeams } from "./session-options.js";
 import { SessionReader } from "./session-reader.js";
-import { FileSessionStorage } from "./storage/file-storage.js";
 import type { SessionStorage } from "./storage/session-storage.js";
 import { askForTitle, DEFAULT_TITLE_LENGTH, type TitleGenerator } from "./title.js";
 import { SessionTree, type TreeCheckpoint } from "./tree/session-tree.js";
@@ -32,7 +30,6 @@ export class Session extends SessionReader {
   /** The last timestamp written, kept: appends come in bursts within one millisecond. */
   private lastTime = { ms: Number.NaN, iso: "" };
   private readonly newId: (taken: IdSet) => string;
-  private indexKeeper: ListingIndexKeeper | undefined;
   /** Writes handed to the storage and not settled yet. */
   private inFlight = 0;
   /** Set when the stored file was replaced or cut by another program: never written again. */
@@ -66,8 +63,8 @@ export class Session extends SessionReader {
     const readOnly = options.readOnly ?? false;
     if (!readOnly) await storage.lock();
     try {
-      const bytes = await storage.read();
-      if (!bytes) {
+      const stored = await storage.read();
+      if (!stored) {
         if (!options.create || readOnly) {
           throw new SessionStoreError(
             "not_found",
@@ -77,21 +74,27 @@ export class Session extends SessionReader {
         const header = newSessionHeader(options);
         await storage.replace([JSON.stringify(header)]);
         const session = new Session(storage, new SessionTree(header), false, options);
-        session.startListingIndex(options);
+        session.hold();
         return session;
       }
       const idFor = options.generateId ?? generateEntryId;
-      const log = parseSessionLog(bytes, storage.location, (taken) => idFor(taken));
-      const tree = new SessionTree(log.header, log.problems);
+      const log = parseSessionLog(stored.content, storage.location, (taken) => idFor(taken));
+      const tree = new SessionTree(log.header, [...log.problems, ...stored.problems]);
       for (const record of log.records) tree.add(record);
       const session = new Session(storage, tree, readOnly, options);
       if (readOnly) return session;
       if (log.sourceVersion < CURRENT_SESSION_VERSION) {
         await storage.replace(session.serializeAll(), `.v${log.sourceVersion}.bak`);
-      } else {
-        await session.repairTail(log);
+      } else if (log.tornTail) {
+        // The storage owns the framing: a writer never appends after a torn line.
+        throw new SessionStoreError(
+          "torn_tail",
+          `${storage.location} handed over a torn last line to a writer; its storage must set it aside when read after lock()`,
+        );
+      } else if (log.needsNewline) {
+        await storage.append([""]);
       }
-      session.startListingIndex(options);
+      session.hold();
       return session;
     } catch (error) {
       if (!readOnly) await storage.close();
@@ -167,7 +170,7 @@ export class Session extends SessionReader {
    */
   async appendSessionInfo(name: string): Promise<string> {
     const id = await this.append({ type: "session_info", name: name.trim() });
-    await this.indexKeeper?.update();
+    await this.storage.publish?.();
     return id;
   }
 
@@ -283,7 +286,6 @@ export class Session extends SessionReader {
       parentSession: this.location,
       now,
       generateId: this.newId,
-      ...(this.indexKeeper ? { keepListingIndex: true } : {}),
     });
     const lines: string[] = [];
     for (const entry of path) {
@@ -304,7 +306,6 @@ export class Session extends SessionReader {
       await forked.delete().catch(() => undefined);
       throw error;
     }
-    forked.indexKeeper?.touched();
     return forked;
   }
 
@@ -313,36 +314,19 @@ export class Session extends SessionReader {
     await this.lastWrite.catch(() => undefined);
   }
 
-  /** Waits for pending appends, then releases the lock. Idempotent. */
+  /**
+   * Waits for pending appends, then releases the lock. Idempotent. A storage that lost its
+   * data while open (a deleted file) recreates it from this session first.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.flush();
-    let failure: unknown;
-    if (!this.detached && !this.failure) {
-      try {
-        this.storage.ensureIntact?.();
-      } catch (error) {
-        // A deleted file is recreated whole; a replaced or cut one is another program's now.
-        if (SessionFileChangedError.isInstance(error)) {
-          if (error.change === "deleted") {
-            await this.storage.replace(this.serializeAll()).catch((e: unknown) => {
-              failure = e;
-            });
-          } else this.detached = error;
-        } else failure = error;
-      }
-    }
     this.closed = true;
-    await this.indexKeeper?.stop();
     await this.storage.close();
-    if (failure !== undefined) throw failure;
   }
 
   /** Closes the session and deletes its stored data. */
   async delete(): Promise<void> {
-    const keeper = this.indexKeeper;
-    this.indexKeeper = undefined;
-    await keeper?.remove();
     await this.close();
     await this.storage.delete();
   }
@@ -390,16 +374,12 @@ export class Session extends SessionReader {
     }
     const before = checkpoint ?? this.tree.checkpoint();
     this.tree.add(recordOf(entry, 0));
-    const written = this.write(JSON.stringify(entry), entry.id, before);
-    this.indexKeeper?.touched();
-    return written;
+    return this.write(JSON.stringify(entry), entry.id, before);
   }
 
   private async storePointer(targetId: string | null, checkpoint: TreeCheckpoint): Promise<void> {
     const pointer = { ...this.build({ type: "leaf", targetId }), parentId: targetId };
-    const written = this.write(JSON.stringify(pointer), undefined, checkpoint);
-    this.indexKeeper?.touched();
-    await written;
+    await this.write(JSON.stringify(pointer), undefined, checkpoint);
   }
 
   private assertWritable(): void {
@@ -463,30 +443,16 @@ export class Session extends SessionReader {
     throw error;
   }
 
-  /** Before the first append: sets a torn last line aside and completes an unfinished one. */
-  private async repairTail(log: ParsedLog): Promise<void> {
-    if (log.tornTail) {
-      const keptAt = await this.storage.setAsideTail(
-        log.tornTail.offset,
-        log.tornTail.bytes.length,
-      );
-      const problem = this.tree.problems.find((p) => p.kind === "torn_tail");
-      if (problem) problem.message += `; kept in ${basename(keptAt)}`;
-    } else if (log.needsNewline) {
-      await this.storage.append([""]);
-    }
-  }
-
-  /** Starts keeping the listing index record of a file session opened for writing. */
-  private startListingIndex(options: OpenStorageOptions): void {
-    if (this.readOnly || !(this.storage instanceof FileSessionStorage)) return;
-    this.indexKeeper = ListingIndexKeeper.start(options, {
-      location: this.location,
+  /** Tells the storage this session holds it for writing, with what it may ask of it. */
+  private hold(): void {
+    this.storage.hold?.({
       flush: () => this.flush(),
       listingState: () =>
         this.failure || this.detached
           ? undefined
           : listingStateOf(this.tree, this.firstUserMessage()),
+      writable: () => !this.failure && !this.detached,
+      wholeLog: () => this.serializeAll(),
     });
   }
 

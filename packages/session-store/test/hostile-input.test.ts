@@ -98,6 +98,6 @@ ${line("ä3", "木-2")}
       '{"type":"session","version":99,"id":"x","timestamp":"2026-01-01T00:00:00.000Z"}\n';
     const storage = MemorySessionStorage.from(text);
     await expect(Session.open(storage)).rejects.toThrow(/format version 99 is newer/);
-    expect(Buffer.from((await storage.read()) ?? []).toString()).toBe(text);
+    expect(Buffer.from(storage.bytes() ?? []).toString()).toBe(text);
   });
 });

@@ -13,7 +13,7 @@ sessionStorageContract({ describe, it, expect }, "memory", {
     return MemorySessionStorage.from(text);
   },
   async text(storage) {
-    return Buffer.from((await storage.read()) ?? new Uint8Array()).toString("utf8");
+    return Buffer.from((storage as MemorySessionStorage).bytes() ?? []).toString("utf8");
   },
 });
 

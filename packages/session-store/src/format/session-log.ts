@@ -171,7 +171,8 @@ export function materializeRecord(record: EntryRecord): SessionEntry | string {
 const decoder = new TextDecoder("utf-8");
 
 /**
- * Reads the bytes of a session file: header, entries and problems. Older formats are
+ * Reads a session log (its bytes, or its text when a backend holds it decoded): header,
+ * entries and problems. Older formats are
  * migrated in memory. Broken lines are reported in `problems` and never take valid lines
  * with them; a line that holds a torn entry glued to a whole one gives the whole one back.
  * @param path - named in errors only
@@ -179,14 +180,14 @@ const decoder = new TextDecoder("utf-8");
  * @throws SessionFileError when the bytes are not JSONL or the first line is not a session header
  */
 export function parseSessionLog(
-  bytes: Uint8Array,
+  content: Uint8Array | string,
   path: string,
   generateId: (taken: IdSet) => string,
 ): ParsedLog {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const firstNewline = buffer.indexOf(NEWLINE);
-  const headerEnd = firstNewline === -1 ? buffer.length : firstNewline;
-  const headerText = buffer.toString("utf8", 0, headerEnd);
+  const lines = typeof content === "string" ? textLineReader(content) : lineReader(content);
+  const firstNewline = lines.indexOfNewline(0);
+  const headerEnd = firstNewline === -1 ? lines.length : firstNewline;
+  const headerText = lines.text(0, headerEnd);
   const headerJson = safeParseJson(headerText);
   if (!headerJson.ok) {
     throw new SessionFileError(path, "not_jsonl", `line 1 is not JSON (${headerJson.error})`);
@@ -219,13 +220,12 @@ export function parseSessionLog(
     needsNewline: false,
   };
   if (firstNewline === -1) {
-    log.needsNewline = buffer.length > 0;
+    log.needsNewline = lines.length > 0;
     return log;
   }
 
   // Old formats are small and need every line parsed to migrate; v3 takes the fast path.
   const oldLines: Record<string, unknown>[] = [];
-  const lines = lineReader(buffer);
   let lineNo = 1;
   let start = lines.indexOfNewline(0) + 1;
   while (start < lines.length) {
@@ -259,12 +259,12 @@ export function parseSessionLog(
     const parsed = safeParseJson(text);
     if (!parsed.ok) {
       if (isLast) {
-        const offset = lines.byteOffset(start);
-        log.tornTail = { offset, bytes: buffer.subarray(offset) };
+        const bytes = lines.bytesFrom(start);
+        log.tornTail = { offset: lines.byteOffset(start), bytes };
         problems.push({
           kind: "torn_tail",
           line: lineNo,
-          message: `line ${lineNo} was cut short (${buffer.length - offset} bytes, no newline); it is set aside before the next append`,
+          message: `line ${lineNo} was cut short (${bytes.length} bytes, no newline); it is set aside before the next append`,
         });
         break;
       }
@@ -350,27 +350,35 @@ interface LineReader {
   text(start: number, end: number): string;
   raw(start: number, end: number): Uint8Array | string;
   byteOffset(position: number): number;
+  /** The bytes from a position to the end. */
+  bytesFrom(position: number): Uint8Array;
 }
 
-function lineReader(buffer: Buffer): LineReader {
+/** Lines of text a backend already holds decoded: read in place, no bytes involved. */
+function textLineReader(whole: string): LineReader {
+  return {
+    length: whole.length,
+    indexOfNewline: (from) => whole.indexOf("\n", from),
+    // Almost every line starts with "{": only other lines are checked whole.
+    isBlank: (start, end) =>
+      whole.charCodeAt(start) !== OPEN_BRACE && whole.slice(start, end).trim() === "",
+    prefix: (start, length) => whole.slice(start, start + length),
+    text: (start, end) => whole.slice(start, end),
+    raw: (start, end) => whole.slice(start, end),
+    byteOffset: (position) => Buffer.byteLength(whole.slice(0, position), "utf8"),
+    bytesFrom: (position) => Buffer.from(whole.slice(position), "utf8"),
+  };
+}
+
+function lineReader(bytes: Uint8Array): LineReader {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // An all-ASCII file decodes as latin1 to the same string: a copy instead of a UTF-8
   // decode, several times faster; the check costs a small part of either. A file with any
   // other character is decoded line by line instead: decoded whole, one emoji would make
   // the whole text a two-byte string (twice the memory, and every line slower to parse),
   // while line by line only the lines that hold such characters pay for them.
   if (buffer.length <= WHOLE_DECODE_BYTES && isAscii(buffer)) {
-    const whole = buffer.toString("latin1");
-    return {
-      length: whole.length,
-      indexOfNewline: (from) => whole.indexOf("\n", from),
-      // Almost every line starts with "{": only other lines are checked whole.
-      isBlank: (start, end) =>
-        whole.charCodeAt(start) !== OPEN_BRACE && whole.slice(start, end).trim() === "",
-      prefix: (start, length) => whole.slice(start, start + length),
-      text: (start, end) => whole.slice(start, end),
-      raw: (start, end) => whole.slice(start, end),
-      byteOffset: (position) => Buffer.byteLength(whole.slice(0, position), "utf8"),
-    };
+    return textLineReader(buffer.toString("latin1"));
   }
   return {
     length: buffer.length,
@@ -389,5 +397,6 @@ function lineReader(buffer: Buffer): LineReader {
     text: (start, end) => buffer.toString("utf8", start, end),
     raw: (start, end) => buffer.subarray(start, end),
     byteOffset: (position) => position,
+    bytesFrom: (position) => buffer.subarray(position),
   };
 }

@@ -11,13 +11,15 @@ import {
   writeSync,
 } from "node:fs";
 import { link, mkdir, open, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { SessionFileChangedError, SessionFileError, SessionStoreError } from "../errors.js";
+import { ListingIndexKeeper } from "../listing-index-keeper.js";
 import { sessionFileName } from "../session-options.js";
 import { acquireFileLock, type StaleLockPolicy } from "./file-lock.js";
 import { removeDeadTempFiles, syncDirectory } from "./file-replace.js";
 import { fileKind, toStoreError } from "./io-errors.js";
-import type { Durability, SessionStorage } from "./session-storage.js";
+import { logTail, tornTailProblem } from "./log-tail.js";
+import type { Durability, HeldSession, SessionStorage, StoredLog } from "./session-storage.js";
 
 /** What an append without its own fsync resolves with: one settled promise, shared. */
 const WRITTEN: Promise<void> = Promise.resolve();
@@ -44,6 +46,14 @@ export interface FileStorageOptions {
   staleLockPolicy?: StaleLockPolicy;
   /** Seam: the write an append makes (`fs.writeSync` by default). */
   write?: WriteFn;
+  /**
+   * Keep the session's record in its directory's listing index (`.arbor-index.json`)
+   * current while a session holds this storage, so a listing need not scan the file.
+   * Default: on when the directory already has an index (it has been listed).
+   */
+  keepListingIndex?: boolean;
+  /** How long after an append the listing index record is updated. Default 1000 ms. */
+  listingIndexDelayMs?: number;
 }
 
 /** The file a storage knows it writes: its identity and the length it should have. */
@@ -82,6 +92,13 @@ export class FileSessionStorage implements SessionStorage {
   private failure: unknown;
   /** Set when a failure left the file in a state it cannot vouch for (a failed fsync). */
   private broken = false;
+  private readonly listingIndex: { keepListingIndex?: boolean; listingIndexDelayMs?: number };
+  /** The session holding this storage for writing, once it said so. */
+  private held: HeldSession | undefined;
+  /** Keeps the session's listing index record, while held. */
+  private keeper: ListingIndexKeeper | undefined;
+  /** Set when the file was replaced or cut by another program: no index record of it then. */
+  private lostFile = false;
 
   constructor(
     readonly location: string,
@@ -91,16 +108,67 @@ export class FileSessionStorage implements SessionStorage {
     this.batchIntervalMs = options.batchIntervalMs ?? 50;
     this.staleLockPolicy = options.staleLockPolicy ?? "auto";
     this.writeFn = options.write ?? ((fd, data) => writeSync(fd, data as string));
+    this.listingIndex = {
+      ...(options.keepListingIndex !== undefined
+        ? { keepListingIndex: options.keepListingIndex }
+        : {}),
+      ...(options.listingIndexDelayMs !== undefined
+        ? { listingIndexDelayMs: options.listingIndexDelayMs }
+        : {}),
+    };
   }
 
-  /** {@inheritDoc SessionStorage.sibling} */
+  /**
+   * {@inheritDoc SessionStorage.sibling}
+   * A file in the same folder; its listing index record is kept when this one's is.
+   */
   sibling(sessionId: string, createdAt: number): FileSessionStorage {
     const path = join(dirname(this.location), sessionFileName(sessionId, createdAt));
-    return new FileSessionStorage(path, { durability: this.durability });
+    return new FileSessionStorage(path, {
+      durability: this.durability,
+      ...(this.keeper ? { keepListingIndex: true } : {}),
+    });
   }
 
-  /** {@inheritDoc SessionStorage.read} */
-  async read(): Promise<Uint8Array | undefined> {
+  /**
+   * {@inheritDoc SessionStorage.read}
+   * Locked for writing, a torn last line is first copied to a sidecar file
+   * (`<file>.torn-<time>`) and cut off, and a last line missing its newline completed.
+   */
+  async read(): Promise<StoredLog | undefined> {
+    const bytes = this.readBytes();
+    if (!bytes) return undefined;
+    if (!this.release) return { content: bytes, problems: [] };
+    const tail = logTail(bytes);
+    if (tail.kind === "whole") return { content: bytes, problems: [] };
+    if (tail.kind === "needs_newline") {
+      await this.append([""]);
+      return { content: Buffer.concat([bytes, Buffer.of(0x0a)]), problems: [] };
+    }
+    const keptIn = await this.setAsideTail(bytes, tail.offset);
+    return {
+      content: bytes.subarray(0, tail.offset),
+      problems: [tornTailProblem(tail, basename(keptIn))],
+    };
+  }
+
+  /** {@inheritDoc SessionStorage.hold} Starts keeping the listing index record, if asked to. */
+  hold(session: HeldSession): void {
+    this.held = session;
+    this.keeper = ListingIndexKeeper.start(this.listingIndex, {
+      location: this.location,
+      flush: () => session.flush(),
+      listingState: () => (this.lostFile ? undefined : session.listingState()),
+    });
+  }
+
+  /** {@inheritDoc SessionStorage.publish} */
+  async publish(): Promise<void> {
+    await this.keeper?.update();
+  }
+
+  /** The file's bytes, or undefined when there is no file or it is empty. */
+  private readBytes(): Uint8Array | undefined {
     // Read synchronously: a session parses its bytes synchronously right after, which blocks
     // far longer than the read, so an asynchronous read buys no responsiveness.
     let fd: number;
@@ -138,6 +206,7 @@ export class FileSessionStorage implements SessionStorage {
   /** {@inheritDoc SessionStorage.append} */
   append(lines: readonly string[]): Promise<void> {
     if (lines.length === 0) return Promise.resolve();
+    this.keeper?.touched();
     if (this.failure !== undefined) {
       return Promise.reject(
         new SessionStoreError(
@@ -206,10 +275,10 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   /**
-   * {@inheritDoc SessionStorage.ensureIntact}
+   * Checks the open file now, whoever checked it last.
    * @throws SessionFileChangedError when the file was deleted, replaced, truncated or grown
    */
-  ensureIntact(): void {
+  private ensureIntact(): void {
     if (this.fd === undefined || !this.known) return;
     this.checkedAt = Number.NEGATIVE_INFINITY;
     this.fileCheckedThisTurn = undefined;
@@ -331,7 +400,7 @@ export class FileSessionStorage implements SessionStorage {
       }
       if (atPath) requireRegular(this.location, atPath);
       if (backupSuffix && atPath) {
-        const current = await this.read();
+        const current = this.readBytes();
         // Flushed: the backup must be on disk before the rename replaces what it keeps.
         if (current) await writeFile(`${this.location}${backupSuffix}`, current, { flush: true });
       }
@@ -353,21 +422,38 @@ export class FileSessionStorage implements SessionStorage {
     await syncDirectory(dirname(this.location));
   }
 
-  /** {@inheritDoc SessionStorage.setAsideTail} */
-  async setAsideTail(offset: number, length: number): Promise<string> {
-    const bytes = await this.read();
+  /** Copies the bytes from `offset` on to a sidecar file, then cuts them off the file. */
+  private async setAsideTail(bytes: Uint8Array, offset: number): Promise<string> {
     const sidecar = `${this.location}.torn-${Date.now()}`;
-    await writeFile(sidecar, (bytes ?? new Uint8Array()).subarray(offset, offset + length), {
-      flush: true,
-    });
+    await writeFile(sidecar, bytes.subarray(offset), { flush: true });
     await this.closeHandle();
     await truncate(this.location, offset);
     if (this.known) this.known.size = offset;
     return sidecar;
   }
 
-  /** {@inheritDoc SessionStorage.close} */
+  /**
+   * {@inheritDoc SessionStorage.close}
+   * A file deleted while held is recreated whole from the session; a file another program
+   * replaced or cut is left as it is (and gets no listing index record).
+   */
   async close(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    let failure: unknown;
+    if (held?.writable()) {
+      try {
+        this.ensureIntact();
+      } catch (error) {
+        if (SessionFileChangedError.isInstance(error) && error.change === "deleted") {
+          await this.replace(held.wholeLog()).catch((e: unknown) => {
+            failure = e;
+          });
+        } else if (SessionFileChangedError.isInstance(error)) this.lostFile = true;
+        else failure = error;
+      }
+    }
+    await this.keeper?.stop();
     if (this.syncTimer) {
       clearTimeout(this.syncTimer);
       this.syncTimer = undefined;
@@ -376,11 +462,15 @@ export class FileSessionStorage implements SessionStorage {
     await this.closeHandle();
     await this.release?.();
     this.release = undefined;
+    if (failure !== undefined) throw failure;
   }
 
-  /** {@inheritDoc SessionStorage.delete} */
+  /** {@inheritDoc SessionStorage.delete} Removes its listing index record too. */
   async delete(): Promise<void> {
     await this.close();
+    const keeper = this.keeper;
+    this.keeper = undefined;
+    await keeper?.remove();
     const atPath = statOrUndefined(this.location);
     // Never delete a file that another program put at the path.
     if (atPath && this.known && (atPath.ino !== this.known.ino || atPath.dev !== this.known.dev)) {

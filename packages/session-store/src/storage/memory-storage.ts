@@ -1,5 +1,6 @@
 import { SessionLockedError } from "../errors.js";
-import type { SessionStorage } from "./session-storage.js";
+import { logTail, tornTailProblem } from "./log-tail.js";
+import type { SessionStorage, StoredLog } from "./session-storage.js";
 
 interface Cell {
   chunks: string[];
@@ -39,8 +40,29 @@ export class MemorySessionStorage implements SessionStorage {
     return cell;
   }
 
-  /** {@inheritDoc SessionStorage.read} */
-  async read(): Promise<Uint8Array | undefined> {
+  /**
+   * {@inheritDoc SessionStorage.read}
+   * Locked for writing, a torn last line is kept aside in {@link sideFiles} and cut off, and
+   * a last line missing its newline completed.
+   */
+  async read(): Promise<StoredLog | undefined> {
+    const bytes = this.bytes();
+    if (!bytes) return undefined;
+    if (!this.holdsLock) return { content: bytes, problems: [] };
+    const tail = logTail(bytes);
+    if (tail.kind === "whole") return { content: bytes, problems: [] };
+    if (tail.kind === "needs_newline") {
+      await this.append([""]);
+      return { content: this.bytes() ?? bytes, problems: [] };
+    }
+    const name = `${this.location}.torn-${this.sideFiles.size}`;
+    this.sideFiles.set(name, bytes.subarray(tail.offset));
+    this.cell.chunks = [Buffer.from(bytes.subarray(0, tail.offset)).toString("utf8")];
+    return { content: bytes.subarray(0, tail.offset), problems: [tornTailProblem(tail, name)] };
+  }
+
+  /** The stored bytes, or undefined when nothing is stored. */
+  bytes(): Uint8Array | undefined {
     return this.cell.stored ? Buffer.from(this.cell.chunks.join(""), "utf8") : undefined;
   }
 
@@ -66,19 +88,10 @@ export class MemorySessionStorage implements SessionStorage {
 
   /** {@inheritDoc SessionStorage.replace} */
   async replace(lines: readonly string[], backupSuffix?: string): Promise<void> {
-    const current = await this.read();
+    const current = this.bytes();
     if (backupSuffix && current) this.sideFiles.set(`${this.location}${backupSuffix}`, current);
     this.cell.chunks = lines.length === 0 ? [] : [`${lines.join("\n")}\n`];
     this.cell.stored = true;
-  }
-
-  /** {@inheritDoc SessionStorage.setAsideTail} */
-  async setAsideTail(offset: number, length: number): Promise<string> {
-    const bytes = Buffer.from(this.cell.chunks.join(""), "utf8");
-    const name = `${this.location}.torn-${this.sideFiles.size}`;
-    this.sideFiles.set(name, bytes.subarray(offset, offset + length));
-    this.cell.chunks = [bytes.subarray(0, offset).toString("utf8")];
-    return name;
   }
 
   /** {@inheritDoc SessionStorage.close} */

@@ -6,6 +6,36 @@
  */
 export type Durability = "always" | "batch" | "never";
 
+import type { LogProblem } from "../format/session-log.js";
+import type { ListingState } from "../listing-index.js";
+
+/** What a storage hands a session when it opens: its lines, and what was wrong with them. */
+export interface StoredLog {
+  /**
+   * The stored lines, each ended by a newline: bytes as stored, or text a backend already
+   * holds decoded. Opened for writing (after `lock()`), every line is whole: a torn last
+   * line is set aside and a last line missing only its newline completed, by the storage.
+   */
+  content: Uint8Array | string;
+  /** What the storage found in the lines and dealt with (a torn last line set aside). */
+  problems: LogProblem[];
+}
+
+/**
+ * The session a storage serves, as {@link SessionStorage.hold} sees it: what a storage may
+ * need to keep records beside the log (a listing index) or to rebuild a log it lost.
+ */
+export interface HeldSession {
+  /** Resolves when every append made so far has settled. */
+  flush(): Promise<void>;
+  /** What a listing shows of the session; undefined when memory and storage may differ. */
+  listingState(): ListingState | undefined;
+  /** False once the session stopped writing (a failed or refused write): its copy is not used. */
+  writable(): boolean;
+  /** The whole session as lines: header, entries, a leaf pointer if the leaf moved. */
+  wholeLog(): string[];
+}
+
 /**
  * Where a session's lines live. Every backend passes the same contract suite
  * (`sessionStorageContract`, exported from `@arbor/session-store/test`). The interface is async so remote backends fit.
@@ -14,8 +44,12 @@ export type Durability = "always" | "batch" | "never";
 export interface SessionStorage {
   /** A human-readable name of the location, for messages (a path, a URL, a key). */
   readonly location: string;
-  /** The stored bytes, or undefined when nothing is stored yet. */
-  read(): Promise<Uint8Array | undefined>;
+  /**
+   * The stored lines and the problems the storage found in them, or undefined when nothing
+   * is stored yet. Called after `lock()` by a writer: the storage repairs the framing (a
+   * torn last line kept aside, a missing last newline added) before it answers.
+   */
+  read(): Promise<StoredLog | undefined>;
   /**
    * Takes the right to write; a second writer is refused with `SessionLockedError`.
    * Read-only users never call it and are never blocked.
@@ -45,20 +79,20 @@ export interface SessionStorage {
    */
   replace(lines: readonly string[], backupSuffix?: string): Promise<void>;
   /**
-   * Removes a torn last line of `length` bytes at `offset`, after keeping it aside
-   * (a sidecar file for files).
-   * @returns where the bytes were kept
+   * Told once a session opened for writing holds this storage: a storage that keeps records
+   * beside the log (a listing index) or can lose its data from under the session (a file
+   * deleted while open, recreated whole at close) keeps the session to ask.
    */
-  setAsideTail(offset: number, length: number): Promise<string>;
+  hold?(session: HeldSession): void;
   /**
-   * Throws a `SessionStoreError` with code `file_deleted` when the stored data vanished
-   * while open (a file deleted from under the session), and another `SessionStoreError`
-   * (`file_replaced`, `file_truncated`, `file_grown`) when it was changed by someone else;
-   * only a deleted file may be recreated from memory. Backends that cannot lose their data
-   * that way leave it out.
+   * Brings what the storage keeps beside the log (a listing index record) up to date now;
+   * a session calls it after its title changed. Never rejects.
    */
-  ensureIntact?(): void;
-  /** Releases the lock and any handle. Idempotent. */
+  publish?(): Promise<void>;
+  /**
+   * Releases the lock and any handle. Idempotent. A storage whose data vanished while held
+   * (a deleted file) recreates it from the held session's {@link HeldSession.wholeLog} first.
+   */
   close(): Promise<void>;
   /** Deletes the stored session. */
   delete(): Promise<void>;
