@@ -1,6 +1,6 @@
 // Arbor session-store vs pi's SessionManager (the peer), same run, same data.
-// `pnpm bench` builds dist/ and runs this; `--only=fixtures,10k,128mb,memory,appends,listing`
-// picks cases. Data is generated once into .bench-data/ (see bench-data.mjs).
+// `pnpm bench` builds dist/ and runs this; `--only=fixtures,10k,128mb,memory,appends,listing,import`
+// picks cases (`--import-mb=<n>` sizes the import case's folder, default 500). Data is generated once into .bench-data/ (see bench-data.mjs).
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -17,11 +17,12 @@ import {
   listingDirectory,
   tenThousandMessageSession,
 } from "./bench-data.mjs";
+import { measureImport } from "./import-throughput.mjs";
 import { measureOpenContext } from "./open-context.mjs";
 import { formatBytes, formatMs, formatRatio, markdownTable, median } from "./timing.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const CASES = ["fixtures", "10k", "128mb", "memory", "appends", "listing"];
+const CASES = ["fixtures", "10k", "128mb", "memory", "appends", "listing", "import"];
 const onlyArg = process.argv.find((arg) => arg.startsWith("--only="));
 const selected = new Set(onlyArg ? onlyArg.slice("--only=".length).split(",") : CASES);
 
@@ -250,6 +251,17 @@ if (selected.has("listing")) {
     formatRatio(piMs / warmMs),
     piMs / warmMs >= 20,
   );
+}
+
+if (selected.has("import")) {
+  const megabytes = Number(
+    process.argv.find((a) => a.startsWith("--import-mb="))?.split("=")[1] ?? 500,
+  );
+  const result = await measureImport({ megabytes, runs: 3 });
+  console.log(
+    `\n### Import, ${formatBytes(result.bytes)} generated Claude Code folder (${result.files} files, ${result.entries.toLocaleString("en-US")} entries; median of 3; the floor only reads the lines and JSON.parses each)\n`,
+  );
+  console.log(markdownTable(["case", "time", "throughput", "entries/s", "min–max"], result.rows));
 }
 
 if (timingRows.length > 0) {
