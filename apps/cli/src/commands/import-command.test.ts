@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../main.js";
 import { runCli } from "./cli-run.test-util.js";
 
 let root: string;
@@ -227,5 +229,24 @@ describe("arbor import", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("there is no such file or folder");
     expect(await readdir(root)).not.toContain("arbor");
+  });
+
+  it("draws a progress bar over a folder on a terminal, and clears it before the summary", async () => {
+    await claudeProject(join(root, "claude"));
+    const err: string[] = [];
+    const out: string[] = [];
+    const code = await main(["import", join(root, "claude")], {
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t), isTTY: true },
+      stdin: Object.assign(Readable.from([]), { isTTY: false }),
+      env,
+      cwd: project,
+    });
+    expect(code).toBe(0);
+    const bars = err.filter((t) => t.includes("/3 "));
+    expect(bars.map((t) => t.match(/\d+\/3/)?.[0])).toEqual(["1/3", "2/3", "3/3"]);
+    expect(bars.at(-1)).toContain(`\r\u001b[2K[${"#".repeat(24)}]`);
+    expect(err.at(-1)).toBe("\r\u001b[2K");
+    expect(out.join("")).toContain("2 sessions (2 new");
   });
 });

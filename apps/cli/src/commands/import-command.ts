@@ -73,8 +73,12 @@ function parseFrom(value: string | undefined): ImportSource | "auto" {
   });
 }
 
-/** A one-line progress bar on stderr, redrawn in place. */
-function progressBar({ printer }: CliContext): {
+/**
+ * A one-line progress bar on stderr, redrawn in place. It writes the carriage return and
+ * erase-line codes itself (the printer would show them as escapes); the file name in it is
+ * made terminal-safe.
+ */
+function progressBar({ io }: CliContext): {
   update: (p: ImportProgress) => void;
   done: () => void;
 } {
@@ -84,13 +88,13 @@ function progressBar({ printer }: CliContext): {
       const width = 24;
       const filled = p.total === 0 ? width : Math.round((p.done / p.total) * width);
       const name = p.path.length > 40 ? `…${p.path.slice(-39)}` : p.path;
-      printer.err(
-        `\r\x1b[2K[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${p.done}/${p.total} ${name}`,
+      io.stderr.write(
+        `\r\x1b[2K[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${p.done}/${p.total} ${terminalSafe(name)}`,
       );
       drawn = true;
     },
     done() {
-      if (drawn) printer.err("\r\x1b[2K");
+      if (drawn) io.stderr.write("\r\x1b[2K");
     },
   };
 }
