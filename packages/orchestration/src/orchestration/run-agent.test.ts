@@ -244,3 +244,46 @@ describe("runAgent", () => {
     );
   });
 });
+
+describe("runAgent sub-agent tool timeout", () => {
+  it("a sub-agent call outlasting the parent's tool timeout aborts the child (aborted)", async () => {
+    const { models, store } = scriptedModels({
+      main: [call("agent__slow", { prompt: "x" }), "gave up"],
+      slow: [{ blocks: [{ type: "text", text: "slow slow slow" }], chunkSize: 1, delayMs: 200 }],
+    });
+    const main = {
+      ...node("main"),
+      definition: defineAgent({
+        name: "main",
+        models: ["scripted/main"],
+        limits: { toolTimeoutMs: 300 },
+      }),
+      agents: [node("slow")],
+    };
+    const result = await runAgent(main, "Go", { store, models }).result;
+    expect(result).toMatchObject({ success: true, finalReport: { value: "gave up" } });
+    expect(result.children.map((child) => child.outcome)).toEqual(["aborted"]);
+  });
+
+  it("a sub-agent with timeoutMs outlives a shorter parent tool timeout and reports timed_out", async () => {
+    const { models, store } = scriptedModels({
+      main: [call("agent__slow", { prompt: "x" }), "gave up"],
+      slow: [{ blocks: [{ type: "text", text: "slow slow slow" }], chunkSize: 1, delayMs: 200 }],
+    });
+    const slow = {
+      ...node("slow"),
+      definition: defineAgent({ name: "slow", models: ["scripted/slow"], timeoutMs: 600 }),
+    };
+    const main = {
+      ...node("main"),
+      definition: defineAgent({
+        name: "main",
+        models: ["scripted/main"],
+        limits: { toolTimeoutMs: 300 },
+      }),
+      agents: [slow],
+    };
+    const result = await runAgent(main, "Go", { store, models }).result;
+    expect(result.children.map((child) => child.outcome)).toEqual(["timed_out"]);
+  });
+});

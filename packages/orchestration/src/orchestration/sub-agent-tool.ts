@@ -12,7 +12,8 @@ const promptParameters = z.object({
  * The `agent__<name>` tool of a sub-agent: its parameters are the child's `inputSchema`
  * (default `{ prompt }`); a call runs the child to its final report, which is the tool's
  * result. A failed child is an error result naming the outcome and why. Calls wait for a
- * slot of `limit`.
+ * slot of `limit`. A child with `timeoutMs` gets a tool timeout a second longer (so its own
+ * timeout reports `timed_out` first); without, the parent's tool timeout applies.
  */
 export function createSubAgentTool(
   context: OrchestrationContext,
@@ -36,10 +37,13 @@ export function createSubAgentTool(
     }
     return report.response;
   };
+  const timeout =
+    definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs + 1_000 };
   if (definition.inputSchema === undefined) {
     return defineTool({
       name: subAgentToolName(definition),
       description,
+      ...timeout,
       parameters: promptParameters,
       execute: (args, { signal }) => execute(args, signal),
     });
@@ -47,6 +51,7 @@ export function createSubAgentTool(
   return defineTool({
     name: subAgentToolName(definition),
     description,
+    ...timeout,
     parameters: z.looseObject({}),
     inputJsonSchema: definition.inputSchema,
     execute: (args, { signal }) => execute(args, signal),
