@@ -124,7 +124,8 @@ export class FileRunEventLog implements RunEventLog {
         continue; // a line torn by a crash
       }
       const parsed = storedEventSchema.safeParse(raw);
-      if (parsed.success && parsed.data.seq > afterSeq) events.push(parsed.data as AgentEvent);
+      // The event as written (same key order as it was sent live), once its envelope checks.
+      if (parsed.success && parsed.data.seq > afterSeq) events.push(raw as AgentEvent);
       if (events.length >= limit) break;
     }
     return events;
