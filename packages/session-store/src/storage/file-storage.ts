@@ -1,23 +1,28 @@
 import {
   closeSync,
   constants,
-  fdatasync,
   fstatSync,
   ftruncateSync,
   openSync,
   readFileSync,
-  type Stats,
-  statSync,
   writeSync,
 } from "node:fs";
 import { link, mkdir, open, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { SessionFileChangedError, SessionFileError, SessionStoreError } from "../errors.js";
+import { SessionFileChangedError, SessionStoreError } from "../errors.js";
 import { ListingIndexKeeper } from "../listing-index-keeper.js";
 import { sessionFileName } from "../session-options.js";
+import {
+  datasync,
+  messageOf,
+  requireRegular,
+  statOrUndefined,
+  type WriteFn,
+  writeAll,
+} from "./file-io.js";
 import { acquireFileLock, type StaleLockPolicy } from "./file-lock.js";
 import { removeDeadTempFiles, syncDirectory } from "./file-replace.js";
-import { fileKind, toStoreError } from "./io-errors.js";
+import { toStoreError } from "./io-errors.js";
 import { logTail, tornTailProblem } from "./log-tail.js";
 import type { Durability, HeldSession, SessionStorage, StoredLog } from "./session-storage.js";
 
@@ -34,8 +39,7 @@ const PATH_CHECK_MS = 100;
  */
 const SAME_TURN_CHECK_MS = 1;
 
-/** The one system call an append makes, swappable in tests (a full disk, a failing device). */
-export type WriteFn = (fd: number, data: string | Uint8Array) => number;
+export type { WriteFn } from "./file-io.js";
 
 /** Options of {@link FileSessionStorage}. */
 export interface FileStorageOptions {
@@ -486,42 +490,4 @@ export class FileSessionStorage implements SessionStorage {
     this.fd = undefined;
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-function requireRegular(path: string, stats: Stats): void {
-  if (!stats.isFile()) {
-    throw new SessionFileError(path, "not_regular_file", `it is ${fileKind(stats)}`);
-  }
-}
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes all of `text`; a short write (full disk, signals) continues from where it stopped.
- * @returns the number of bytes written
- */
-function writeAll(write: WriteFn, fd: number, text: string): number {
-  const written = write(fd, text);
-  const length = Buffer.byteLength(text, "utf8");
-  if (written === length) return length;
-  const bytes = Buffer.from(text, "utf8");
-  let offset = written;
-  while (offset < bytes.length) offset += write(fd, bytes.subarray(offset));
-  return bytes.length;
-}
-
-function datasync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) =>
-    fdatasync(fd, (error) => (error ? reject(error) : resolve())),
-  );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
