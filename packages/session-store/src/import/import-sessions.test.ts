@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileSessionStore } from "../store/file-session-store.js";
+import { MemorySessionStore } from "../store/memory-session-store.js";
 import { SessionImportError } from "./import-errors.js";
 import { defaultImportLocation, type ImportProgress, importSessions } from "./import-sessions.js";
 import { importFixture } from "./import-test-util.js";
@@ -103,6 +104,22 @@ describe("importSessions over a folder", () => {
       const error = await importSessions(path, { store }).catch((e: unknown) => e);
       expect(SessionImportError.isInstance(error)).toBe(true);
     }
+  });
+
+  it("reports a file whose import fails unexpectedly as skipped, and imports the others", async () => {
+    class FailingStore extends MemorySessionStore {
+      override async importLog(text: string, options?: { tenant?: string }) {
+        if (text.includes("019c8a70")) throw new RangeError("Invalid string length");
+        return super.importLog(text, options);
+      }
+    }
+    const store = new FailingStore();
+    const summary = await importSessions(await mixedFolder(), { store });
+    expect(summary.sessions).toHaveLength(9);
+    expect(summary.skipped.find((s) => s.code === "import_failed")).toMatchObject({
+      path: expect.stringContaining("019c8a70"),
+      reason: "Invalid string length",
+    });
   });
 
   it("names each tool's default folder under a home folder", () => {

@@ -109,8 +109,11 @@ export async function importSessions(
       const logs = await readFile(file, from, options.maxLineBytes);
       for (const log of logs) await store(log, summary, options);
     } catch (error) {
-      if (!SessionImportError.isInstance(error)) throw error;
-      summary.skipped.push({ path: file, reason: error.message, code: error.code });
+      // One file's failure (even an unexpected one, such as a session too large for one
+      // string) is reported with its reason and never stops the others.
+      const code = SessionImportError.isInstance(error) ? error.code : "import_failed";
+      const reason = error instanceof Error ? error.message : String(error);
+      summary.skipped.push({ path: file, reason, code });
     }
     options.onProgress?.({ done: i + 1, total: files.length, path: file });
   }

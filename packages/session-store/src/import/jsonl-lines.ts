@@ -21,6 +21,8 @@ export interface ReadSourceLinesOptions {
 
 const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 const SNIFF_BYTES = 8192;
+/** Bytes read at a time: large enough that reading costs few system calls. */
+const CHUNK_BYTES = 1024 * 1024;
 const OPEN_BRACE = 0x7b;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
@@ -52,7 +54,9 @@ export async function* readSourceLines(
     return line;
   };
   try {
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(path, {
+      highWaterMark: CHUNK_BYTES,
+    }) as AsyncIterable<Buffer>) {
       if (sniffed < SNIFF_BYTES) {
         const head = chunk.subarray(0, SNIFF_BYTES - sniffed);
         if (sniffed === 0) firstByte = head.find((b) => !WHITESPACE.has(b));
