@@ -72,7 +72,7 @@ async function setup(
   };
   const frame = () => app.lastFrame() ?? "";
   const waitForFrame = (text: string) =>
-    vi.waitFor(() => expect(frame()).toContain(text), { timeout: 3000 });
+    vi.waitFor(() => expect(frame()).toContain(text), { timeout: 10_000 });
   return { session, store, model, other, controller, app, send, frame, waitForFrame };
 }
 
@@ -284,8 +284,9 @@ describe("ChatApp", () => {
     app.stdin.write("\r");
     await waitForFrame("Enter: go");
     app.stdin.write("\r");
-    await vi.waitFor(() => expect(session.getLeafId()).toBe(answerOne?.id));
-    await vi.waitFor(() => expect(frame()).toMatch(/^› question two/m));
-    await vi.waitFor(() => expect(frame()).not.toContain("answer two"));
+    const patiently = { timeout: 10_000 };
+    await vi.waitFor(() => expect(session.getLeafId()).toBe(answerOne?.id), patiently);
+    await vi.waitFor(() => expect(frame()).toMatch(/^› question two/m), patiently);
+    await vi.waitFor(() => expect(frame()).not.toContain("answer two"), patiently);
   });
 });

@@ -89,8 +89,8 @@ describe("custom messages in the transcript", () => {
       { extensions },
     );
     await send("look it up");
-    await vi.waitFor(() => expect(frame()).toContain("the final answer"), { timeout: 3000 });
-    await vi.waitFor(() => expect(frame()).toContain("shown live"), { timeout: 3000 });
+    await vi.waitFor(() => expect(frame()).toContain("the final answer"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(frame()).toContain("shown live"), { timeout: 10_000 });
     const shown = frame();
     expect(shown).toContain("[probe]");
     expect(shown).not.toContain("hidden live");

@@ -87,7 +87,7 @@ async function hostileApp(answers: ScriptedResponseInput[]) {
     app.stdin.write("\r");
   };
   const waitFor = (text: string) =>
-    vi.waitFor(() => expect(app.lastFrame() ?? "").toContain(text), { timeout: 3000 });
+    vi.waitFor(() => expect(app.lastFrame() ?? "").toContain(text), { timeout: 10_000 });
   return { app, session, frames, send, waitFor, controller };
 }
 
