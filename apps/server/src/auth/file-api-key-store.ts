@@ -114,14 +114,24 @@ export class FileApiKeyStore implements ApiKeyStore {
   }
 }
 
-/** Writes a file whole or not at all: a temporary file, synced, renamed over the old one. */
-export async function writeAtomically(path: string, text: string): Promise<void> {
+let tempCounter = 0;
+
+/**
+ * Writes a file whole or not at all: a temporary file, renamed over the old one. With
+ * `sync` (the default) the bytes reach the disk before the rename, so the change survives a
+ * power loss too; without it, it survives a crash of the process.
+ */
+export async function writeAtomically(
+  path: string,
+  text: string,
+  options: { sync?: boolean } = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
   const handle = await open(temp, "w", 0o600);
   try {
     await handle.writeFile(text, "utf8");
-    await handle.sync();
+    if (options.sync ?? true) await handle.sync();
   } finally {
     await handle.close();
   }

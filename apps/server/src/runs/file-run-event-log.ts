@@ -76,7 +76,11 @@ export class FileRunEventLog implements RunEventLog {
     }
     const folder = this.folderOf(record.id);
     if (isTerminal(record.status)) await syncFile(join(folder, "events.jsonl"));
-    await writeAtomically(join(folder, "run.json"), JSON.stringify(record));
+    // Only the end of a run is synced: a crash before it leaves the run "running", which is
+    // what it was (its events up to the crash are in the log).
+    await writeAtomically(join(folder, "run.json"), JSON.stringify(record), {
+      sync: isTerminal(record.status),
+    });
     if (live && isTerminal(record.status)) this.live.delete(record.id);
     this.watchers.notify(record.id);
   }
