@@ -21,7 +21,7 @@ export function contentMarkdown(content: AgentMessage["content"]): string {
   if (typeof content === "string") return content;
   return content
     .map(blockMarkdown)
-    .filter((part) => part !== "")
+    .filter((part) => part.trim() !== "")
     .join("\n\n");
 }
 

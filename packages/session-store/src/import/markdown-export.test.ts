@@ -95,6 +95,23 @@ describe("exportMarkdown", () => {
     expect(other).not.toContain("Why is the build slow?"); // the shared part is written once
   });
 
+  it("leaves out blank text blocks, so no run of empty lines follows a heading", async () => {
+    const session = await openImported(
+      defined(
+        (
+          await readClaudeCodeFile(
+            importFixture("real", "claude-code", "marot-spotter", "tool_heavy.jsonl"),
+          )
+        )[0],
+      ),
+    );
+    const text = exportMarkdown(session, { allBranches: true });
+    expect(text).not.toMatch(/^#{1,4} .*\n\n\n/m);
+    expect(text).toContain(
+      "### Assistant (claude-opus-4-6)\n\n<details><summary>Thinking</summary>",
+    );
+  });
+
   it("fences tool output that holds backtick fences so it cannot close the block early", async () => {
     const session = await openImported(
       await readCodexFile(importFixture("generated", "codex-every-line.jsonl")),
