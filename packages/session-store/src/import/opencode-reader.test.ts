@@ -46,6 +46,14 @@ describe("readOpencodeStorage on a storage folder", () => {
       { type: "text", text: "Reading the test." },
       { type: "toolCall", id: "toolu_oc1", name: "read", arguments: { filePath: "src/a.test.ts" } },
     ]);
+    expect(messages[1]?.usage).toEqual({
+      input: 100,
+      output: 20,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 120,
+    });
+    expect(messages[3]?.usage).toBeUndefined();
     expect(messages[4]).toMatchObject({
       toolName: "bash",
       isError: true,

@@ -171,6 +171,7 @@ class OpencodeConverter {
     let blocks: ContentBlock[] = [];
     let tools: OpencodePart[] = [];
     let step = 0;
+    let usage: Record<string, number> | undefined;
     const flush = (): void => {
       if (blocks.length === 0) return;
       step++;
@@ -185,6 +186,7 @@ class OpencodeConverter {
             provider,
             model: modelId,
             stopReason: tools.length > 0 ? "toolUse" : "stop",
+            ...(usage ? { usage } : {}),
             timestamp: ms,
           },
         },
@@ -218,9 +220,11 @@ class OpencodeConverter {
       }
       blocks = [];
       tools = [];
+      usage = undefined;
     };
     for (const part of parts) {
       if (part.type === "step-start" && tools.length > 0) flush();
+      if (part.type === "step-finish") usage = stepUsage(part.tokens) ?? usage;
       if (part.type === "text") blocks.push({ type: "text", text: part.text ?? "" });
       else if (part.type === "reasoning")
         blocks.push({ type: "thinking", thinking: part.text ?? "" });
@@ -245,6 +249,29 @@ class OpencodeConverter {
   ): SessionEntry {
     return this.builder.add({ ...fields, parentId: this.builder.lastId() } as EntryFields, from);
   }
+}
+
+/** A step's token counts (`{ input, output, reasoning, cache: { read, write } }`) as Arbor usage. */
+function stepUsage(tokens: unknown): Record<string, number> | undefined {
+  if (typeof tokens !== "object" || tokens === null) return undefined;
+  const t = tokens as {
+    input?: unknown;
+    output?: unknown;
+    reasoning?: unknown;
+    cache?: { read?: unknown; write?: unknown };
+  };
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const input = n(t.input);
+  const output = n(t.output) + n(t.reasoning);
+  const cacheRead = n(t.cache?.read);
+  const cacheWrite = n(t.cache?.write);
+  return {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    totalTokens: input + output + cacheRead + cacheWrite,
+  };
 }
 
 function userBlock(part: OpencodePart): ContentBlock[] {
