@@ -14,6 +14,8 @@ describe("parseCliArgs", () => {
       trustProject: false,
       print: false,
       noSession: false,
+      here: false,
+      yes: false,
     });
   });
 

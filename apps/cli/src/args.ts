@@ -33,6 +33,10 @@ export interface CliArgs {
   maxTurns?: string;
   /** `--no-session`: keep the session in memory; nothing is stored. */
   noSession: boolean;
+  /** `--here`: `sessions list` shows only the sessions of this directory. */
+  here: boolean;
+  /** `--yes`: `sessions delete` does not ask. */
+  yes: boolean;
   /** `--approval <mode>`: what the model may do without asking. */
   approval?: string;
   /** `--force`: overwrite an existing file (`sessions export`). */
@@ -85,6 +89,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         thinking: { type: "string" },
         "max-turns": { type: "string" },
         "no-session": { type: "boolean", default: false },
+        here: { type: "boolean", default: false },
+        yes: { type: "boolean", short: "y", default: false },
       },
     });
     const [command, ...rest] = positionals;
@@ -107,6 +113,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.approval !== undefined ? { approval: values.approval } : {}),
       print: values.print,
       noSession: values["no-session"],
+      here: values.here,
+      yes: values.yes,
       ...optional("outputFormat", values["output-format"]),
       ...optional("systemPrompt", values["system-prompt"]),
       ...optional("appendSystemPrompt", values["append-system-prompt"]),

@@ -1,5 +1,19 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
+import { endQuietlyOnBrokenPipe } from "./output/broken-pipe.js";
+
+// `arbor … | head` closes the pipe early: end quietly, not with an EPIPE stack trace.
+endQuietlyOnBrokenPipe(
+  [process.stdout, process.stderr],
+  (code) => process.exit(code),
+  (message) => {
+    try {
+      process.stderr.write(message);
+    } catch {
+      // stderr is gone too
+    }
+  },
+);
 
 const io = {
   stdout: process.stdout,

@@ -60,14 +60,30 @@ export async function findSessionFile(
   const [only] = matches;
   if (matches.length === 1 && only) return only.path;
   if (matches.length > 1) {
-    throw new CliError(`"${idOrPath}" matches ${matches.length} sessions.`, {
-      hint: "Give more characters of the id.",
+    throw new CliError(`"${idOrPath}" matches ${matches.length} sessions:`, {
+      hint: `${candidateLines(matches)}\nGive more characters of the id.`,
       exitCode: 2,
     });
   }
   throw new CliError(`there is no session with id "${idOrPath}".`, {
     hint: 'Run "arbor sessions list" to see the ids, or pass a session file path.',
   });
+}
+
+/** The most candidates an ambiguous id prefix lists. */
+const MAX_CANDIDATES = 10;
+
+/** One line per session an ambiguous prefix matches (newest first): id, date, title, folder. */
+function candidateLines(matches: readonly SessionInfo[]): string {
+  const newest = [...matches].sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const lines = newest
+    .slice(0, MAX_CANDIDATES)
+    .map(
+      (s) =>
+        `  ${s.id}  ${s.modified.toISOString().slice(0, 16).replace("T", " ")}  ${s.title ?? "(untitled)"}  ${s.cwd}`,
+    );
+  if (newest.length > MAX_CANDIDATES) lines.push(`  … and ${newest.length - MAX_CANDIDATES} more`);
+  return lines.join("\n");
 }
 
 /**

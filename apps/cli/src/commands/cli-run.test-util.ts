@@ -7,14 +7,21 @@ import { main } from "../main.js";
 /** Runs `arbor` in-process with the given arguments, capturing what it prints. */
 export async function runCli(
   argv: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    /** What stdin holds, and whether it is a terminal. Default: empty, not a terminal. */
+    stdin?: { text: string; isTTY: boolean };
+  },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
     stdout: { write: (text: string) => out.push(text) },
     stderr: { write: (text: string) => err.push(text) },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    stdin: Object.assign(Readable.from(options.stdin ? [options.stdin.text] : []), {
+      isTTY: options.stdin?.isTTY ?? false,
+    }),
     env: options.env,
     cwd: options.cwd,
   };

@@ -1,11 +1,17 @@
 import { dirname, resolve } from "node:path";
 import { exportSessionToHtml, readSessionSnapshot } from "@arbor/html-export";
-import { deleteSession, openSessionFile, type SessionInfo } from "@arbor/session-store";
+import {
+  deleteSession,
+  listSessions,
+  openSessionFile,
+  type SessionInfo,
+} from "@arbor/session-store";
 import { createTitleGenerator } from "@arbor/turn-runner";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
 import { terminalSafe } from "../output/index.js";
+import { sessionDirFor } from "../paths.js";
 import {
   asCliError,
   findSessionFile,
@@ -14,6 +20,7 @@ import {
   openSessionForWriting,
 } from "../session-locator.js";
 import { layoutTree, renderTreeText } from "../tree-lines.js";
+import { askYesNo } from "../trust/index.js";
 
 const SUBCOMMANDS = ["list", "show", "delete", "title", "regenerate-title", "export"] as const;
 
@@ -21,15 +28,24 @@ function formatDate(date: Date): string {
   return date.toISOString().slice(0, 16).replace("T", " ");
 }
 
-/** The list `arbor sessions list` prints; every field from a file is one safe line. */
-function formatList(sessions: readonly SessionInfo[]): string {
-  if (sessions.length === 0) return 'No sessions yet. Start one with "arbor" or "arbor demo".\n';
-  return `${sessions
-    .map(
-      (s) =>
-        `${terminalSafe(s.id)}  ${formatDate(s.modified)}  ${String(s.messageCount).padStart(3)} msgs  ${terminalSafe(s.title ?? "(untitled)")}  ${terminalSafe(s.cwd)}`,
-    )
-    .join("\n")}\n`;
+/**
+ * The list `arbor sessions list` prints: a header row, then one safe line per session
+ * (every field from a file is escaped), the id column as wide as the longest id.
+ */
+export function formatList(sessions: readonly SessionInfo[], here: boolean): string {
+  if (sessions.length === 0) {
+    return here
+      ? 'No sessions in this directory yet. Start one with "arbor"; "arbor sessions list" shows all.\n'
+      : 'No sessions yet. Start one with "arbor" or "arbor demo".\n';
+  }
+  const ids = sessions.map((s) => terminalSafe(s.id));
+  const width = Math.max(2, ...ids.map((id) => id.length));
+  const header = `${"ID".padEnd(width)}  ${"MODIFIED".padEnd(16)}  MSGS  TITLE  FOLDER`;
+  const rows = sessions.map(
+    (s, index) =>
+      `${(ids[index] ?? "").padEnd(width)}  ${formatDate(s.modified)}  ${String(s.messageCount).padStart(4)}  ${terminalSafe(s.title ?? "(untitled)")}  ${terminalSafe(s.cwd)}`,
+  );
+  return `${[header, ...rows].join("\n")}\n`;
 }
 
 function requireId(context: CliContext, sub: string): string {
@@ -41,6 +57,33 @@ function requireId(context: CliContext, sub: string): string {
     });
   }
   return id;
+}
+
+/**
+ * Whether `sessions delete` may go ahead: `--yes`, or a yes typed on the terminal. Without
+ * a terminal and without `--yes` it refuses, rather than deleting unasked.
+ * @throws CliError (exit code 2) when there is no terminal to ask on
+ */
+async function confirmDelete(context: CliContext, path: string): Promise<boolean> {
+  const { io, args } = context;
+  if (args.yes) return true;
+  if (io.stdin.isTTY !== true) {
+    throw new CliError(
+      "arbor sessions delete asks before deleting, and there is no terminal to ask on.",
+      {
+        hint: `Pass --yes to delete without asking: arbor sessions delete ${args.positionals[1] ?? "<id>"} --yes`,
+        exitCode: 2,
+      },
+    );
+  }
+  const session = await readOnlySession(path);
+  const title = session.getTitle() ?? "(untitled)";
+  await session.close();
+  return askYesNo(
+    io.stdin,
+    io.stderr,
+    terminalSafe(`Delete ${title} (${path})? This cannot be undone. [y/N] `, { multiline: true }),
+  );
 }
 
 async function readOnlySession(path: string) {
@@ -62,10 +105,12 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
     });
   }
   if (sub === "list") {
-    const sessions = await listAllSessions(paths, io.cwd);
+    const sessions = args.here
+      ? await listSessions(sessionDirFor(paths, io.cwd))
+      : await listAllSessions(paths, io.cwd);
     sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
     if (args.json) printer.json(sessions);
-    else printer.out(formatList(sessions));
+    else printer.out(formatList(sessions, args.here));
     return 0;
   }
   const id = requireId(context, sub);
@@ -77,12 +122,28 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
   switch (sub) {
     case "show": {
       const session = await readOnlySession(path);
+      if (args.json) {
+        printer.json({
+          id: session.id,
+          path,
+          title: session.getTitle() ?? null,
+          leafId: session.getLeafId(),
+          header: session.getHeader(),
+          entries: session.getEntries(),
+        });
+        await session.close();
+        return 0;
+      }
       const title = terminalSafe(session.getTitle() ?? "(untitled)");
       printer.out(`${title}\n${terminalSafe(path)}\n\n${renderTreeText(layoutTree(session))}\n`);
       await session.close();
       return 0;
     }
     case "delete":
+      if (!(await confirmDelete(context, path))) {
+        printer.err("Kept the session: nothing was deleted.\n");
+        return 1;
+      }
       await deleteSession(path, { dir: dirname(path) }).catch((error: unknown) => {
         throw asCliError(error);
       });

@@ -108,7 +108,7 @@ describe("arbor sessions delete", () => {
       ["./mine.jsonl", "it is outside the sessions folder"],
     ] as const;
     for (const [target, reason] of targets) {
-      const result = await runCli(["sessions", "delete", target], { cwd: project, env });
+      const result = await runCli(["sessions", "delete", target, "--yes"], { cwd: project, env });
       expect(result.code, target).toBe(1);
       expect(result.stderr, target).toContain(reason);
       expect(result.stdout).toBe("");
@@ -127,7 +127,10 @@ describe("arbor sessions delete", () => {
     }
     expect(await readFile(join(dir, ".env"), "utf8")).toBe("OPENAI_API_KEY=sk-keep-me");
     // A folder named *.jsonl beside it does not stop the listing that finds ids.
-    const deleted = await runCli(["sessions", "delete", "real-session"], { cwd: project, env });
+    const deleted = await runCli(["sessions", "delete", "real-session", "--yes"], {
+      cwd: project,
+      env,
+    });
     expect(deleted.stderr).toBe("");
     expect(deleted.code).toBe(0);
     expect(existsSync(real)).toBe(false);

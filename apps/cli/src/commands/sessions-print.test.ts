@@ -34,7 +34,7 @@ async function hostileSession(id = "hostile-1") {
 }
 
 describe("arbor sessions prints session text safely", () => {
-  it("list: titles and folders with escape sequences are shown as escapes, one line per session", async () => {
+  it("list: titles and folders with escape sequences are shown as escapes, one line per session after the header", async () => {
     await hostileSession("hostile-1");
     await hostileSession("hostile-2");
     const result = await runCli(["sessions", "list"], { cwd: project, env });
@@ -42,7 +42,7 @@ describe("arbor sessions prints session text safely", () => {
     expect(result.stdout).not.toMatch(RAW_CONTROL);
     expect(result.stdout).toContain("Title \\x1b]52;c;cm0gLXJmIH4K\\x07");
     expect(result.stdout).toContain("harmless\\rEVIL OVERWRITE");
-    expect(result.stdout.trimEnd().split("\n")).toHaveLength(2);
+    expect(result.stdout.trimEnd().split("\n")).toHaveLength(3);
   });
 
   it("list --json: still valid JSON with the exact stored title, and no raw control characters", async () => {

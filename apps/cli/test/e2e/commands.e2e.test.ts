@@ -265,7 +265,7 @@ describe("arbor sessions", () => {
     expect(await readFile(join(sandbox.project, "out.html"), "utf8")).toContain("Numbers talk");
     const regenerated = await arbor(["sessions", "regenerate-title", id]);
     expect(regenerated.stdout.trim()).toBe("Questions and answers");
-    expect((await arbor(["sessions", "delete", id])).code).toBe(0);
+    expect((await arbor(["sessions", "delete", id, "--yes"])).code).toBe(0);
     expect((await arbor(["sessions", "list"])).stdout).not.toContain(id);
     const missing = await arbor(["sessions", "show", id]);
     expect(missing.code).toBe(1);
