@@ -46,6 +46,7 @@ function routesFor(ids: { id: string; runId: string; entryId: string }) {
     ["DELETE", `/v1/sessions/${id}`],
     ["PUT", `/v1/sessions/${id}/title`, { title: "stolen" }],
     ["DELETE", `/v1/sessions/${id}/title`],
+    ["POST", `/v1/sessions/${id}/title/generate`, {}],
     ["POST", `/v1/sessions/${id}/fork`, {}],
     ["GET", `/v1/sessions/${id}/tree`],
     ["GET", `/v1/sessions/${id}/entries`],

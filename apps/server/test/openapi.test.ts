@@ -28,6 +28,7 @@ describe("OpenAPI", () => {
         "DELETE /v1/sessions/{id}",
         "PUT /v1/sessions/{id}/title",
         "DELETE /v1/sessions/{id}/title",
+        "POST /v1/sessions/{id}/title/generate",
         "POST /v1/sessions/{id}/fork",
         "GET /v1/sessions/{id}/tree",
         "GET /v1/sessions/{id}/entries",

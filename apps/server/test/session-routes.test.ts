@@ -97,6 +97,24 @@ describe("sessions", () => {
     expect((await json(blank)).error).toMatchObject({ code: "invalid_request" });
   });
 
+  it("regenerates the title with the agent's model; a failing model leaves it as it was", async () => {
+    const id = await sessionWithExchange();
+    t.fake.script("A generated title");
+    const res = await t.call("POST", `/v1/sessions/${id}/title/generate`);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ title: "A generated title" });
+    expect((await json(await t.call("GET", `/v1/sessions/${id}`))).title).toBe("A generated title");
+    t.fake.script({ error: { kind: "model_error", status: 501 } });
+    const failed = await json(
+      await t.call("POST", `/v1/sessions/${id}/title/generate`, { json: { agent: "second" } }),
+    );
+    expect(failed).toEqual({ title: "A generated title", error: expect.any(String) });
+    const unknown = await t.call("POST", `/v1/sessions/${id}/title/generate`, {
+      json: { agent: "ghost" },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it("deletes a session: it is gone from get and list", async () => {
     const id = await newSession(t);
     const res = await t.call("DELETE", `/v1/sessions/${id}`);

@@ -1,3 +1,5 @@
+import { createModelForTarget, type ModelTargetSpec } from "@arbor/orchestration";
+import { createTitleGenerator } from "@arbor/turn-runner";
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../errors/index.js";
@@ -11,6 +13,8 @@ import {
 import {
   createSessionBodySchema,
   forkBodySchema,
+  generatedTitleSchema,
+  generateTitleBodySchema,
   listSessionsQuerySchema,
   sessionDetailSchema,
   sessionPageSchema,
@@ -18,7 +22,7 @@ import {
   setTitleBodySchema,
   titleResponseSchema,
 } from "../schemas/session-schemas.js";
-import { assertIdle, readSession, writeSession } from "./session-access.js";
+import { agentNamed, assertIdle, readSession, writeSession } from "./session-access.js";
 import { detailOfSession, summaryOfInfo, summaryOfSession } from "./session-views.js";
 import { validationHook } from "./validation-hook.js";
 
@@ -90,6 +94,24 @@ const clearTitle = createRoute({
   responses: {
     200: jsonResponse(titleResponseSchema, "The title now"),
     ...errorResponses(400, 401, 404, 409, 429),
+  },
+});
+
+const generateTitle = createRoute({
+  method: "post",
+  path: "/sessions/{id}/title/generate",
+  tags,
+  summary: "Regenerate the title with the agent's model",
+  request: {
+    params: sessionParamsSchema,
+    body: { ...jsonBody(generateTitleBodySchema), required: false },
+  },
+  responses: {
+    200: jsonResponse(
+      generatedTitleSchema,
+      "The title (unchanged, with the error, when the model failed)",
+    ),
+    ...errorResponses(400, 401, 404, 409, 415, 429),
   },
 });
 
@@ -168,6 +190,31 @@ export function sessionRoutes(deps: AppDeps) {
         return session.getTitle();
       });
       return c.json(result === undefined ? {} : { title: result }, 200);
+    })
+    .openapi(generateTitle, async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json") ?? {};
+      const definition = agentNamed(deps, body.agent);
+      const target = definition.models[0] as ModelTargetSpec;
+      const model =
+        typeof deps.models === "function"
+          ? deps.models(target)
+          : createModelForTarget(target, deps.models);
+      const outcome = await writeSession(deps, c.get("owner").tenantId, id, (session) =>
+        session.regenerateTitle(createTitleGenerator(model)),
+      );
+      return c.json(
+        {
+          ...(outcome.title !== undefined ? { title: outcome.title } : {}),
+          ...(outcome.error !== undefined
+            ? {
+                error:
+                  outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+              }
+            : {}),
+        },
+        200,
+      );
     })
     .openapi(forkSession, async (c) => {
       const { id } = c.req.valid("param");

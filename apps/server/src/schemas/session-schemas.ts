@@ -68,6 +68,18 @@ export const setTitleBodySchema = z.strictObject({ title: z.string().min(1).max(
 /** The title after a change. */
 export const titleResponseSchema = z.object({ title: z.string().optional() });
 
+/** `POST /v1/sessions/:id/title/generate`. */
+export const generateTitleBodySchema = z.strictObject({
+  /** The agent whose first model writes the title; default the first configured. */
+  agent: z.string().min(1).max(64).optional(),
+});
+
+/** A generated title, or the title as it was and why the model gave none. */
+export const generatedTitleSchema = z.object({
+  title: z.string().optional(),
+  error: z.string().optional(),
+});
+
 /** `POST /v1/sessions/:id/fork`. */
 export const forkBodySchema = z.strictObject({
   /** The entry the fork ends at; default the leaf. */
