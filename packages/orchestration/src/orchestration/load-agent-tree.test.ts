@@ -194,6 +194,25 @@ describe("loadAgentTree", () => {
     expect(error.problems.map((problem) => problem.key)).toContain(key);
   });
 
+  it.each([
+    ["{ type: string }", "needs type"],
+    ["{ properties: { a: { type: string } } }", "needs type"],
+    ["{ type: object, properties: { a: { type: nonsense } } }", "not a usable JSON schema"],
+    ["{ type: object, required: 5 }", "not a usable JSON schema"],
+  ])(
+    "an inputSchema that is not a JSON schema of an object (%s) is refused at load",
+    async (schema, reason) => {
+      const dir = await folder({
+        "main.md": agentFile({ models: M, agents: "[helper.md]" }),
+        "helper.md": agentFile({ models: M, inputSchema: schema }),
+      });
+      const error = await loadError(dir.path("main.md"));
+      expect(error.file).toBe(dir.path("helper.md"));
+      expect(error.key).toBe("inputSchema");
+      expect(error.reason).toContain(reason);
+    },
+  );
+
   it("a definition given in code resolves the files it names", async () => {
     const dir = await folder({ "critic.md": agentFile({ models: M }) });
     const tree = await resolveAgentTree(

@@ -3,6 +3,7 @@ import type { AgentDefinition } from "../definition/index.js";
 import { type LoadAgentFileOptions, loadAgentFile } from "../definition/index.js";
 import { AgentDefinitionError } from "../errors/index.js";
 import { type AgentNode, ROUTER_TOOL_NAME, subAgentToolName } from "./agent-tree.js";
+import { compileInputSchema } from "./input-schema.js";
 
 /** Options of {@link loadAgentTree}. */
 export type LoadAgentTreeOptions = LoadAgentFileOptions;
@@ -42,7 +43,8 @@ function referencesOf(definition: AgentDefinition): Reference[] {
  * handoff, sub-agents), recursively. Relative paths are resolved against the naming file's
  * folder. Refused at load time, each naming the file, the key and the reason: a missing
  * or unreadable file, an invalid definition (unknown keys included), a cycle (an agent
- * that reaches itself), two sub-agents with one tool name, two destinations with one name.
+ * that reaches itself), two sub-agents with one tool name, two destinations with one name,
+ * an `inputSchema` that is not a JSON schema of an object.
  * @throws AgentDefinitionError
  * @example
  * const main = await loadAgentTree(".arbor/agents/main.md");
@@ -94,6 +96,12 @@ async function buildNode(
   built: Map<string, Promise<AgentNode>>,
 ): Promise<AgentNode> {
   const chain = [...stack, file];
+  if (definition.inputSchema !== undefined) {
+    const compiled = compileInputSchema(definition.inputSchema);
+    if (!compiled.ok) {
+      throw new AgentDefinitionError(file, [{ key: "inputSchema", reason: compiled.reason }]);
+    }
+  }
   const node: AgentNode = {
     definition,
     file,

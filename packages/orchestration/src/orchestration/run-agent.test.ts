@@ -287,3 +287,52 @@ describe("runAgent sub-agent tool timeout", () => {
     expect(result.children.map((child) => child.outcome)).toEqual(["timed_out"]);
   });
 });
+
+describe("runAgent sub-agent input schema", () => {
+  it.each([
+    [{ text: "hello" }, "must have required property 'language'"],
+    [{ text: 5, language: "fr" }, "arguments/text must be string"],
+    [{ text: "hello", language: "klingon" }, "must be equal to one of the allowed values"],
+  ])(
+    "arguments that break the child's inputSchema (%j) are an error result; no child starts",
+    async (args, problem) => {
+      const { models, store } = scriptedModels({
+        main: [
+          call("agent__translator", args),
+          call("agent__translator", { text: "hello", language: "fr" }, "c2"),
+          "bonjour it is",
+        ],
+        translator: ["bonjour"],
+      });
+      const translator = {
+        ...node("translator"),
+        definition: defineAgent({
+          name: "translator",
+          models: ["scripted/translator"],
+          inputSchema: {
+            type: "object",
+            properties: { text: { type: "string" }, language: { enum: ["fr", "de"] } },
+            required: ["text", "language"],
+          },
+        }),
+      };
+      const result = await runAgent({ ...node("main"), agents: [translator] }, "Go", {
+        store,
+        models,
+      }).result;
+      expect(result).toMatchObject({ success: true, finalReport: { value: "bonjour it is" } });
+      expect(result.children.map((child) => child.outcome)).toEqual(["succeeded"]);
+      const root = await store.open(result.session.id);
+      const results = root
+        .getBranch()
+        .flatMap((entry) =>
+          isEntryOfType(entry, "message") && entry.message.role === "toolResult"
+            ? [JSON.stringify(entry.message.content)]
+            : [],
+        );
+      expect(results[0]).toContain("Invalid arguments for agent__translator");
+      expect(results[0]).toContain(problem);
+      expect(results[1]).toContain("bonjour");
+    },
+  );
+});

@@ -2,6 +2,7 @@ import { type AgentTool, defineTool } from "@arbor/turn-runner";
 import { z } from "zod";
 import { type AgentNode, subAgentToolName } from "./agent-tree.js";
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
+import { compileInputSchema } from "./input-schema.js";
 import type { AgentPlace, OrchestrationContext } from "./orchestration-context.js";
 
 const promptParameters = z.object({
@@ -10,7 +11,8 @@ const promptParameters = z.object({
 
 /**
  * The `agent__<name>` tool of a sub-agent: its parameters are the child's `inputSchema`
- * (default `{ prompt }`); a call runs the child to its final report, which is the tool's
+ * (default `{ prompt }`), arguments checked against it (a mismatch is an invalid-arguments
+ * error result the model can correct); a call runs the child to its final report, which is the tool's
  * result. A failed child is an error result naming the outcome and why. Calls wait for a
  * slot of `limit`. A child with `timeoutMs` gets a tool timeout a second longer (so its own
  * timeout reports `timed_out` first); without, the parent's tool timeout applies.
@@ -48,11 +50,16 @@ export function createSubAgentTool(
       execute: (args, { signal }) => execute(args, signal),
     });
   }
+  const compiled = compileInputSchema(definition.inputSchema);
+  const parameters = z.looseObject({}).superRefine((value, check) => {
+    const problem = compiled.ok ? compiled.validate(value) : compiled.reason;
+    if (problem !== undefined) check.addIssue({ code: "custom", message: problem });
+  });
   return defineTool({
     name: subAgentToolName(definition),
     description,
     ...timeout,
-    parameters: z.looseObject({}),
+    parameters,
     inputJsonSchema: definition.inputSchema,
     execute: (args, { signal }) => execute(args, signal),
   });
