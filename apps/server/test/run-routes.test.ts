@@ -117,6 +117,31 @@ describe("runs", () => {
     await waitForRun(t, first);
   });
 
+  it("lets one of many simultaneous requests start a run on an idle session; the others get 409", async () => {
+    const id = await newSession(t);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => startRun(id, { prompt: `stream 5 #${i}` })),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([202, ...Array(11).fill(409)]);
+    const started = answers.find((res) => res.status === 202) as Response;
+    const run = await waitForRun(t, await runIdOf(started));
+    expect(run.status).toBe("completed");
+    expect((await json(await t.call("GET", `/v1/sessions/${id}`))).messageCount).toBe(2);
+  });
+
+  it("runs simultaneous enqueued requests one after another, none failing", async () => {
+    const id = await newSession(t);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        startRun(id, { prompt: `stream 3 #${i}`, ifBusy: "enqueue" }),
+      ),
+    );
+    const runs = await Promise.all(answers.map(async (res) => waitForRun(t, await runIdOf(res))));
+    expect(runs.map((run) => run.status)).toEqual(Array(6).fill("completed"));
+    expect((await json(await t.call("GET", `/v1/sessions/${id}`))).messageCount).toBe(12);
+  });
+
   it("ifBusy enqueue starts the second run when the first ends", async () => {
     const id = await newSession(t);
     const first = await runIdOf(await startRun(id, { prompt: "slow 10" }));

@@ -40,6 +40,8 @@ interface Execution {
   run?: AgentRun;
   stopAsked: boolean;
   abortAsked: boolean;
+  /** Resolves once the log recorded the run. */
+  created: Promise<void>;
 }
 
 /** A new run id. */
@@ -98,12 +100,6 @@ export class RunService {
         `no agent "${request.agent}"; agents: ${this.agentNames.join(", ") || "(none)"}`,
       );
     }
-    const session = await this.options.store.open(request.sessionId, {
-      readOnly: true,
-      tenant: request.tenantId,
-    });
-    await session.close();
-    const busy = this.active.get(request.sessionId);
     if (request.prompt.length > this.maxPromptChars) {
       throw new ApiError(
         400,
@@ -111,6 +107,14 @@ export class RunService {
         `the prompt is over ${this.maxPromptChars} characters`,
       );
     }
+    const session = await this.options.store.open(request.sessionId, {
+      readOnly: true,
+      tenant: request.tenantId,
+    });
+    await session.close();
+    // From here to the first await, nothing else runs: the session is taken or the run is
+    // queued in one step, so two requests at once never both start.
+    const busy = this.active.get(request.sessionId);
     if (busy && request.ifBusy === "reject") {
       throw new ApiError(
         409,
@@ -127,20 +131,34 @@ export class RunService {
       createdAt: this.now().toISOString(),
       lastSeq: 0,
     };
-    await this.options.log.createRun(record);
-    const execution: Execution = { record, request, stopAsked: false, abortAsked: false };
+    const created = this.options.log.createRun(record);
+    const execution: Execution = { record, request, stopAsked: false, abortAsked: false, created };
     this.executions.set(record.id, execution);
-    if (!busy) {
-      this.begin(execution);
-      return structuredClone(execution.record);
+    if (!busy) this.active.set(request.sessionId, execution);
+    else {
+      const queue = this.queues.get(request.sessionId) ?? [];
+      if (request.ifBusy === "interrupt") {
+        queue.unshift(execution);
+        busy.abortAsked = true;
+        this.abortRun(busy);
+      } else queue.push(execution);
+      this.queues.set(request.sessionId, queue);
     }
-    const queue = this.queues.get(request.sessionId) ?? [];
-    if (request.ifBusy === "interrupt") {
-      queue.unshift(execution);
-      busy.abortAsked = true;
-      this.abortRun(busy);
-    } else queue.push(execution);
-    this.queues.set(request.sessionId, queue);
+    try {
+      await created;
+    } catch (error) {
+      // Not recorded: give the session (or the queue place) back.
+      this.executions.delete(record.id);
+      if (this.active.get(request.sessionId) === execution) {
+        this.active.delete(request.sessionId);
+        this.next(request.sessionId);
+      }
+      const queue = this.queues.get(request.sessionId);
+      const at = queue?.indexOf(execution) ?? -1;
+      if (queue && at >= 0) queue.splice(at, 1);
+      throw error;
+    }
+    if (!busy) this.begin(execution);
     return structuredClone(record);
   }
 
@@ -221,7 +239,8 @@ export class RunService {
       error: { code: "cancelled", message: why },
     };
     this.executions.delete(execution.record.id);
-    this.track(this.options.log.updateRun(execution.record));
+    const cancelled = execution.record;
+    this.track(execution.created.then(() => this.options.log.updateRun(cancelled)));
     return true;
   }
 
@@ -252,6 +271,7 @@ export class RunService {
   private async execute(execution: Execution): Promise<void> {
     const { request } = execution;
     const log = this.options.log;
+    await execution.created;
     execution.record = {
       ...execution.record,
       status: "running",
