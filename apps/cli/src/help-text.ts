@@ -25,7 +25,8 @@ Options
                           edits and commands need a yes), auto-edit (edits allowed,
                           commands asked) or yolo (nothing asked); "approval" in the config
 Print mode (-p, and arbor run)
-  -p, --print             one prompt, then exit (a piped stdin is added to the prompt)
+  -p, --print             one prompt, then exit (a piped stdin, a pipe or a file, is
+                          added to the prompt)
       --output-format <f> text (default: each answer once accepted, so an answer a
                           stream rule retries never shows its discarded start), json
                           (one result object) or stream-json (one JSON event per line,
@@ -88,9 +89,10 @@ Exit codes
   sessions: `arbor sessions: manage stored sessions.
 
 Usage
-  arbor sessions list                      sessions of all directories, newest first
-  arbor sessions show <id>                 the tree of a session, with labels
-  arbor sessions delete <id>               delete a session file
+  arbor sessions list [--here]             sessions of all directories (--here: this
+                                           one's), newest first, after a header row
+  arbor sessions show <id> [--json]        the tree of a session, with labels
+  arbor sessions delete <id> [--yes]       delete a session file (asks unless --yes)
   arbor sessions title <id> [text]         print the title, or set it to text
   arbor sessions regenerate-title <id>     ask the model for a new title
   arbor sessions export <id> [out.html]    write a self-contained HTML page

@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
@@ -20,6 +21,26 @@ export function outputFormatOf(flag: string | undefined, json: boolean): OutputF
 }
 
 /**
+ * Whether print mode reads stdin: never a terminal; without a prompt argument anything
+ * else; with one, only a pipe or a file (`cat log | arbor -p "explain"`), so a script
+ * that leaves an inherited stdin open (a socket, a device) does not wait forever.
+ */
+export function stdinHoldsInput(
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; fd?: number },
+  promptGiven: boolean,
+): boolean {
+  if (stdin.isTTY === true) return false;
+  if (!promptGiven) return true;
+  if (typeof stdin.fd !== "number") return true;
+  try {
+    const info = fstatSync(stdin.fd);
+    return info.isFIFO() || info.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Print mode (`arbor -p "prompt"`, `arbor "prompt"`, or a prompt piped to `arbor`): one
  * prompt, the answer on stdout in the chosen format, then exit with `arbor run`'s exit
  * codes. A prompt given and a piped stdin are joined (the question, then the text). In
@@ -31,7 +52,7 @@ export async function printCommand(context: CliContext, words: readonly string[]
   const overrides = runOverridesOf(context);
   const selection = await selectModel(context);
   const given = words.join(" ").trim();
-  const piped = io.stdin.isTTY === true ? "" : (await readAll(io.stdin)).trim();
+  const piped = stdinHoldsInput(io.stdin, given !== "") ? (await readAll(io.stdin)).trim() : "";
   const prompt = [given, piped].filter((part) => part !== "").join("\n\n");
   if (!prompt) {
     throw usage(
