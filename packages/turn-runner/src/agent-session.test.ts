@@ -25,7 +25,7 @@ describe("AgentSession: one answer", () => {
 
     expect(result).toEqual({
       success: true,
-      finalReport: { status: "delivered", value: "Hello there", repaired: false, entryId: "e2" },
+      finalReport: { status: "delivered", value: "Hello there", repaired: false, entryId: "e3" },
       runId: run.runId,
       turns: 1,
       usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
@@ -33,12 +33,14 @@ describe("AgentSession: one answer", () => {
       session: { id: session.id, location: session.location },
       sessionFile: session.location,
     });
+    // e1 records the system prompt the run used.
     expect(shape(session)).toEqual([
-      ["e1", "message:user", null],
-      ["e2", "message:assistant", "e1"],
+      ["e1", "custom:arbor.system-prompt", null],
+      ["e2", "message:user", "e1"],
+      ["e3", "message:assistant", "e2"],
     ]);
-    expect(session.getLeafId()).toBe("e2");
-    expect(messageOf(session, "e2")).toMatchObject({
+    expect(session.getLeafId()).toBe("e3");
+    expect(messageOf(session, "e3")).toMatchObject({
       role: "assistant",
       content: [{ type: "text", text: "Hello there" }],
       stopReason: "stop",

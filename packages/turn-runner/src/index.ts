@@ -19,6 +19,7 @@ export {
   FAILOVER_CUSTOM_TYPE,
   type ModelErrorHandling,
 } from "./failover-policy.js";
+export { FINAL_META_TOOL_NAME } from "./final-meta.js";
 export {
   FINAL_REPORT_TOOL_NAME,
   type JsonSchemaObject,
@@ -27,6 +28,18 @@ export {
 export { FINAL_TURN_CUSTOM_TYPE } from "./final-turn.js";
 export * from "./mcp/index.js";
 export type { TelemetryOptions, TracerProviderLike } from "./run-trace.js";
+export {
+  CONTEXT_SWITCH_CUSTOM_TYPE,
+  type ContextSwitchDetails,
+  contextSwitchDetailsSchema,
+  recordedSystemPrompt,
+  recordedWorkingDirectory,
+  recordSystemPrompt,
+  recordWorkingDirectory,
+  SYSTEM_PROMPT_CUSTOM_TYPE,
+  type SystemPromptRecord,
+  systemPromptRecordSchema,
+} from "./session-records.js";
 export type { ModelTarget } from "./target-pool.js";
 export { STOPPED_TOOL_TEXT } from "./tool-execution.js";
 export * from "./tool-output/index.js";

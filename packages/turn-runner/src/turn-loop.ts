@@ -5,6 +5,7 @@ import { FINAL_REPORT_TOOL_NAME, failedReport } from "./final-report.js";
 import { promptEstimate } from "./model-request.js";
 import { userMessageContent } from "./prompt-input.js";
 import { type RunContext, ruleReminderContext, servingModel } from "./run/run-context.js";
+import { recordSystemPrompt } from "./session-records.js";
 import { targetRef } from "./target-pool.js";
 import { runToolCalls } from "./tool-execution.js";
 import { injectQueuedRules } from "./ttsr-interrupt.js";
@@ -73,6 +74,8 @@ export async function runTurns(
     state.channel.push({ type: "agent_started", target: targetRef(firstModel), maxTurns });
   }
   await hooks.startRun(text, run.options.definition.systemPrompt, state.signal, images);
+  // The prompt this run sends (the agent's, or one an extension set), once per change.
+  await recordSystemPrompt(run.session, hooks.systemPrompt);
   if (text !== undefined) {
     const message: AgentMessage = {
       role: "user",

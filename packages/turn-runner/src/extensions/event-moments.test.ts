@@ -51,29 +51,31 @@ describe("AgentSession with extensions: when each event fires", () => {
     const storedAt = seen
       .filter(({ event }) => event.type !== "message_update")
       .map(({ event, stored }) => [event.type, stored.length]);
+    // The run records its system prompt (one entry) once before_agent_start had its say.
     expect(storedAt).toEqual([
       ["before_agent_start", 0],
-      ["message_start", 0],
-      ["message_end", 1],
-      ["turn_start", 1],
-      ["context", 1],
-      ["before_provider_request", 1],
       ["message_start", 1],
       ["message_end", 2],
-      ["tool_call", 2],
-      ["tool_result", 2],
+      ["turn_start", 2],
+      ["context", 2],
+      ["before_provider_request", 2],
       ["message_start", 2],
       ["message_end", 3],
-      ["turn_end", 3],
-      ["turn_start", 3],
-      ["context", 3],
-      ["before_provider_request", 3],
+      ["tool_call", 3],
+      ["tool_result", 3],
       ["message_start", 3],
       ["message_end", 4],
       ["turn_end", 4],
-      ["agent_complete", 4],
+      ["turn_start", 4],
+      ["context", 4],
+      ["before_provider_request", 4],
+      ["message_start", 4],
+      ["message_end", 5],
+      ["turn_end", 5],
+      ["agent_complete", 5],
     ]);
     expect(shape(session).map(([, kind]) => kind)).toEqual([
+      "custom:arbor.system-prompt",
       "message:user",
       "message:assistant",
       "message:toolResult",
@@ -116,7 +118,8 @@ describe("AgentSession with extensions: when each event fires", () => {
     });
     expect(request && "request" in request && "signal" in request.request).toBe(false);
     const ends = of("message_end") as MessageEndEvent[];
-    expect(ends.map((event) => event.entryId)).toEqual(["e1", "e2", "e3", "e4"]);
+    // e1 records the system prompt the run used.
+    expect(ends.map((event) => event.entryId)).toEqual(["e2", "e3", "e4", "e5"]);
     expect(of("tool_call")).toEqual([
       { type: "tool_call", toolCallId: "c1", toolName: "add", input: { a: 1, b: 2 } },
     ]);

@@ -33,10 +33,13 @@ describe("AgentSession with extensions: return values change what happens", () =
     await drain(agent.prompt("first"));
     await drain(agent.prompt("second"));
 
+    // Each run records the system prompt it sent when it changed: the pirate one, then back.
     expect(kinds(session)).toEqual([
       "custom_message:note",
+      "custom:arbor.system-prompt",
       "message:user",
       "message:assistant",
+      "custom:arbor.system-prompt",
       "message:user",
       "message:assistant",
     ]);
