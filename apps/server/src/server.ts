@@ -94,7 +94,22 @@ export async function startServer(
   const host = options.host ?? config.host ?? DEFAULT_HOST;
   const port = options.port ?? config.port ?? DEFAULT_PORT;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const listening = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(listening));
+    const limits = config.limits;
+    const listening = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        // A client that sends its headers or body too slowly is cut off (a response, such as
+        // an SSE stream, is not limited by these). Checked every second.
+        serverOptions: {
+          requestTimeout: limits.requestTimeoutMs,
+          headersTimeout: Math.min(limits.requestTimeoutMs, 30_000),
+          connectionsCheckingInterval: 1000,
+        },
+      },
+      () => resolve(listening),
+    );
     listening.once("error", (error: NodeJS.ErrnoException) =>
       reject(
         new ServerConfigError(

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answerByPrompt } from "./helpers/answers.js";
 import { type SocketServer, startSocketServer } from "./helpers/socket-server.js";
@@ -145,5 +146,34 @@ describe("SSE over a socket", () => {
     const replay = await readSse(await s.call("GET", `/v1/runs/${runId}/events`));
     expect(replay.messages.at(-1)?.event).toBe("end");
     if (partial) expect(idsOf(replay).slice(0, idsOf(partial).length)).toEqual(idsOf(partial));
+  });
+});
+
+describe("slow clients", () => {
+  it("cuts off a client that never finishes its headers (and one that trickles its body)", async () => {
+    await s.close();
+    s = await startSocketServer(answerByPrompt, "  requestTimeoutMs: 500");
+    const { port } = new URL(s.server.url);
+    const cutAfter = async (partial: string): Promise<{ ms: number; text: string }> => {
+      const socket = connect(Number(port), "127.0.0.1");
+      const started = Date.now();
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+      });
+      socket.write(partial);
+      await new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      return { ms: Date.now() - started, text };
+    };
+    const headers = await cutAfter("GET /health HTTP/1.1\r\nHost: x\r\n");
+    expect(headers.ms).toBeLessThan(10_000);
+    expect(headers.text).toMatch(/^HTTP\/1\.1 408/);
+    const body = await cutAfter(
+      `POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cwd":`,
+    );
+    expect(body.ms).toBeLessThan(10_000);
+    expect(body.text).toMatch(/408/);
+    const list = (await (await s.call("GET", "/v1/sessions")).json()) as { sessions: unknown[] };
+    expect(list.sessions).toEqual([]);
   });
 });
