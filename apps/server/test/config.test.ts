@@ -173,6 +173,12 @@ describe("config file", () => {
       [`${base}agents:\n  - file: bad.md\n`, { OPENAI_KEY: "k" }, /agents\[0\]\.models/, /bad\.md/],
       [`${base}agents:\n  - file: missing.md\n`, { OPENAI_KEY: "k" }, /agents\[0\]/, /missing\.md/],
       [
+        `${base}agents:\n  - { name: ext, models: [openai], extensions: [./x.js] }\n`,
+        { OPENAI_KEY: "k" },
+        /agent "ext"\.extensions/,
+        /does not load extensions/,
+      ],
+      [
         `${base}agents:\n  - { name: helper, models: [openai] }\n  - file: dup.md\n`,
         { OPENAI_KEY: "k" },
         /agents\[1\]/,

@@ -145,6 +145,14 @@ export async function loadServerAgents(
     for (const definition of folder.agents) add(definition, "agentsDir");
   }
   for (const [name, definition] of agents) {
+    if (definition.extensions?.length) {
+      // Refused at start rather than failing every run of the agent.
+      throw new ServerConfigError(
+        source,
+        `agent "${name}".extensions`,
+        "arbor-server does not load extensions yet; remove them from this agent",
+      );
+    }
     try {
       resolveModelTargets(definition.models, providers);
     } catch (error) {
