@@ -12,10 +12,7 @@ import { type EntryFields, ImportedLogBuilder } from "./log-builder.js";
 /** The key of the chain of lines without a uuid that come before the first root. */
 const ROOT = "\u0000root";
 
-interface OpenAssistant {
-  entry: SessionEntry & { message: AgentMessage; importedFrom: EntryProvenance };
-  messageId: string;
-}
+type AssistantEntry = SessionEntry & { message: AgentMessage; importedFrom: EntryProvenance };
 
 /**
  * Turns the lines of one Claude Code conversation (the main one, or one sidechain) into
@@ -31,8 +28,11 @@ export class ClaudeCodeConverter {
   /** Entry → the entry chained after it for a line without a uuid. */
   private readonly chainEnd = new Map<string, string>();
   private readonly modelOf = new Map<string, string>();
+  /** Entries of bookkeeping lines (progress, snapshots, system notes). */
+  private readonly bookkeeping = new Set<string>();
   private readonly toolNames: Map<string, string>;
-  private openAssistant: OpenAssistant | undefined;
+  /** The entry of each API message (`message.id`), which later lines of it merge into. */
+  private readonly assistants = new Map<string, AssistantEntry>();
   private lastTime = new Date(0).toISOString();
 
   constructor(toolNames: Map<string, string>) {
@@ -53,18 +53,23 @@ export class ClaudeCodeConverter {
       const name = line.type === "summary" ? line.summary : line.customTitle;
       this.addEntry(line, from, { type: "session_info", timestamp, name: name ?? "" });
     } else {
-      this.addEntry(line, from, {
-        type: "custom",
-        timestamp,
-        customType: `claude-code.${line.type}`,
-        data: line,
-      });
+      // Progress, snapshot and system lines sit inside the conversation's chain (a later
+      // line may name one as its parent) but are no turn of it: they are chained in, so
+      // they never split the conversation, nor the lines of one API message.
+      const entry = this.addEntry(
+        line,
+        from,
+        { type: "custom", timestamp, customType: `claude-code.${line.type}`, data: line },
+        undefined,
+        undefined,
+        { chained: true },
+      );
+      this.bookkeeping.add(entry.id);
     }
   }
 
   /** Keeps a line no reader understands as a raw custom entry. */
   addRaw(lineNumber: number, text: string, reason: string, torn = false): void {
-    this.openAssistant = undefined;
     const parentId = this.tip(this.builder.lastId());
     const entry = this.builder.raw(lineNumber, text, reason, this.lastTime, torn);
     (entry as { parentId: string | null }).parentId = parentId;
@@ -79,25 +84,23 @@ export class ClaudeCodeConverter {
   ): void {
     const blocks = contentBlocks(message.content);
     this.rememberToolNames(message);
-    const open = this.openAssistant;
+    const open = message.id === undefined ? undefined : this.assistants.get(message.id);
     if (
       open &&
-      message.id !== undefined &&
-      open.messageId === message.id &&
       line.parentUuid != null &&
-      this.idOf.get(line.parentUuid) === open.entry.id
+      this.turnOf(this.idOf.get(line.parentUuid)) === open.id
     ) {
       // One API message written over several lines: one entry, usage counted once.
-      const m = open.entry.message;
+      const m = open.message;
       m.content = [...(m.content as ContentBlock[]), ...blocks];
       if (message.usage) m.usage = convertClaudeUsage(message.usage);
       const stop = convertStopReason(message.stop_reason);
       if (stop) m.stopReason = stop;
-      open.entry.importedFrom.merged = [
-        ...(open.entry.importedFrom.merged ?? []),
+      open.importedFrom.merged = [
+        ...(open.importedFrom.merged ?? []),
         { line: from.line, ...(from.id ? { id: from.id } : {}) },
       ];
-      if (line.uuid) this.idOf.set(line.uuid, open.entry.id);
+      if (line.uuid) this.idOf.set(line.uuid, open.id);
       this.builder.report.merged++;
       return;
     }
@@ -131,6 +134,7 @@ export class ClaudeCodeConverter {
           api: "anthropic-messages",
           provider: "anthropic",
           model: message.model ?? pathModel ?? "unknown",
+          ...(message.id ? { responseId: message.id } : {}),
           ...(message.usage ? { usage: convertClaudeUsage(message.usage) } : {}),
           stopReason: line.isApiErrorMessage === true ? "error" : (stop ?? "stop"),
           ...(line.isApiErrorMessage === true
@@ -142,8 +146,7 @@ export class ClaudeCodeConverter {
       parentId,
     );
     if (model) this.modelOf.set(entry.id, model);
-    if (message.id)
-      this.openAssistant = { entry: entry as OpenAssistant["entry"], messageId: message.id };
+    if (message.id) this.assistants.set(message.id, entry as AssistantEntry);
   }
 
   private addUser(
@@ -162,7 +165,6 @@ export class ClaudeCodeConverter {
         kept.importedFrom.merged = [{ line: from.line, ...(from.id ? { id: from.id } : {}) }];
         if (line.uuid) this.idOf.set(line.uuid, compaction.id);
         this.builder.report.merged++;
-        this.openAssistant = undefined;
         return;
       }
     }
@@ -192,7 +194,8 @@ export class ClaudeCodeConverter {
       if (other.length > 0) parts.push({ role: "user", content: other, timestamp: ms });
       if (parts.length === 0) parts.push({ role: "user", content: [], timestamp: ms });
     }
-    let parentId = this.parentOf(line);
+    const attachedTo = this.parentOf(line);
+    let parentId = attachedTo;
     parts.forEach((message, i) => {
       const entry = this.addEntry(
         line,
@@ -203,6 +206,10 @@ export class ClaudeCodeConverter {
       );
       parentId = entry.id;
     });
+    // Results of parallel calls each name their own call's line as parent; chained, they
+    // follow one another, so every call keeps its result on the path.
+    if (parts[0]?.role === "toolResult" && parentId !== null)
+      this.extendChain(attachedTo, parentId);
   }
 
   private addCompaction(line: ClaudeLine, from: EntryProvenance, timestamp: string): void {
@@ -230,16 +237,14 @@ export class ClaudeCodeConverter {
     fields: Omit<EntryFields, "id" | "parentId">,
     parentId: string | null = this.parentOf(line),
     id?: string,
+    options: { chained?: boolean } = {},
   ): SessionEntry {
-    if (fields.type !== "message" || (fields.message as AgentMessage).role !== "assistant") {
-      this.openAssistant = undefined;
-    }
     const entry = this.builder.add(
       { ...fields, id: id ?? line.uuid ?? `line-${from.line}`, parentId } as EntryFields,
       from,
     );
     if (line.uuid) this.idOf.set(line.uuid, entry.id);
-    if (!line.uuid) this.extendChain(parentId, entry.id);
+    if (!line.uuid || options.chained) this.extendChain(parentId, entry.id);
     const model = parentId ? this.modelOf.get(parentId) : undefined;
     if (model && !this.modelOf.has(entry.id)) this.modelOf.set(entry.id, model);
     return entry;
@@ -255,6 +260,25 @@ export class ClaudeCodeConverter {
     if (line.parentUuid === null) return this.chainEnd.has(ROOT) ? this.tip(ROOT) : null;
     const mapped = line.parentUuid ? this.idOf.get(line.parentUuid) : undefined;
     return this.tip(mapped ?? this.builder.lastId());
+  }
+
+  /**
+   * The assistant entry whose turn `id` belongs to: walks up past bookkeeping lines and tool
+   * results. Claude Code goes on writing an API message after the results of its first
+   * calls came back, so a line of it may hang below those results.
+   */
+  private turnOf(id: string | undefined): string | undefined {
+    let current = id;
+    for (
+      let entry = current ? this.builder.get(current) : undefined;
+      entry;
+      entry = current ? this.builder.get(current) : undefined
+    ) {
+      const role = (entry as { message?: AgentMessage }).message?.role;
+      if (!this.bookkeeping.has(entry.id) && role !== "toolResult") return entry.id;
+      current = entry.parentId ?? undefined;
+    }
+    return current;
   }
 
   private tip(id: string | null): string | null {

@@ -39,3 +39,20 @@ export function defined<T>(value: T | undefined): T {
   if (value === undefined) throw new Error("expected a value");
   return value;
 }
+
+/**
+ * The tool calls of a context that no later tool result answers, leaving out those of the
+ * last assistant message (a session may end while its tools run).
+ */
+export function unansweredToolCalls(messages: readonly Record<string, unknown>[]): string[] {
+  const answered = new Set(
+    messages.filter((m) => m.role === "toolResult").map((m) => m.toolCallId),
+  );
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
+  return messages.flatMap((m, i) => {
+    if (m.role !== "assistant" || i === lastAssistant || !Array.isArray(m.content)) return [];
+    return (m.content as { type: string; id?: string }[])
+      .filter((b) => b.type === "toolCall" && !answered.has(b.id))
+      .map((b) => String(b.id));
+  });
+}

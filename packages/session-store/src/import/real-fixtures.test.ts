@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readClaudeCodeFile } from "./claude-code-reader.js";
 import { readCodexFile } from "./codex-reader.js";
-import { importFixture, openImported, toolResultPairing } from "./import-test-util.js";
+import {
+  importFixture,
+  openImported,
+  toolResultPairing,
+  unansweredToolCalls,
+} from "./import-test-util.js";
 import type { ImportedLog } from "./imported-log.js";
 
 function jsonlFiles(dir: string): string[] {
@@ -19,6 +24,17 @@ function jsonlFiles(dir: string): string[] {
 const claudeFiles = jsonlFiles(importFixture("real", "claude-code"));
 const codexFiles = jsonlFiles(importFixture("real", "codex"));
 
+/** Source message ids that ended up in more than one assistant entry (usage counted twice). */
+function splitMessages(log: ImportedLog): string[] {
+  const seen = new Map<string, number>();
+  for (const entry of log.entries) {
+    const message = (entry as { message?: { role?: string; responseId?: string } }).message;
+    if (message?.role !== "assistant" || !message.responseId) continue;
+    seen.set(message.responseId, (seen.get(message.responseId) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+}
+
 async function expectSensible(log: ImportedLog): Promise<void> {
   const session = await openImported(log);
   expect(session.problems).toEqual([]);
@@ -29,6 +45,7 @@ async function expectSensible(log: ImportedLog): Promise<void> {
   for (const leaf of leaves) {
     const messages = session.buildSessionContext(leaf.id).messages as Record<string, unknown>[];
     expect(toolResultPairing(messages).filter((i) => i === -1)).toEqual([]);
+    expect(unansweredToolCalls(messages)).toEqual([]);
   }
   const lines = log.report.lines - log.report.blank;
   expect(log.report.entries + log.report.merged + log.report.duplicates).toBeGreaterThanOrEqual(
@@ -44,6 +61,8 @@ describe("real Claude Code sessions from public repositories", () => {
       expect(logs.length).toBeGreaterThan(0);
       for (const log of logs) {
         expect(log.report.raw).toBe(0);
+        // Each API message is one entry, however many lines (and tool results) it spans.
+        expect(splitMessages(log)).toEqual([]);
         await expectSensible(log);
       }
     },
