@@ -386,4 +386,29 @@ describe("extensions in a worker", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("refuses requireFinalMeta in a worker: the extension is reported and nothing is required", async () => {
+    const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "arbor-worker-"));
+    try {
+      await writeFile(
+        join(dir, "cite.mjs"),
+        `export default (arbor) => arbor.requireFinalMeta({ name: "sources", description: "URLs", schema: {} });\n`,
+      );
+      const { runner, errors } = makeRunner({
+        isolation: "worker",
+        paths: [join(dir, "cite.mjs")],
+      });
+      expect(await runner.loadAll()).toEqual([]);
+      expect(runner.getFinalMetaRequirements()).toEqual([]);
+      expect(errors).toMatchObject([{ extensionName: "cite", event: "load", kind: "load_failed" }]);
+      expect(errors[0]?.error).toContain(
+        "requireFinalMeta is not available to an extension running in a worker",
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
