@@ -121,6 +121,36 @@ describe.each([
   });
 });
 
+describe("runs left by a stopped process", () => {
+  it("are reported interrupted, with their events kept, and their streams end", async () => {
+    const { makeTestApp } = await import("./helpers/test-app.js");
+    const t = await makeTestApp({ files: true });
+    try {
+      const previous = new FileRunEventLog((t.deps.log as FileRunEventLog).dir);
+      for (const [id, status] of [
+        [RUN, "running"],
+        [`run_${"c".repeat(24)}`, "queued"],
+      ] as const) {
+        await previous.createRun({ ...record(status), id, tenantId: t.alice.tenantId });
+      }
+      await previous.appendEvents(RUN, [delta(1), delta(2)]);
+      const res = await t.call("GET", `/v1/runs/${RUN}`);
+      expect(await res.json()).toMatchObject({
+        status: "interrupted",
+        error: { code: "interrupted" },
+      });
+      const events = await (await t.call("GET", `/v1/runs/run_${"c".repeat(24)}/events`)).text();
+      expect(events).toMatch(/event: end\ndata: .*"status":"interrupted"/);
+      const replay = await (await t.call("GET", `/v1/runs/${RUN}/events`)).text();
+      expect(replay.match(/^id: /gm)).toHaveLength(2);
+      expect(replay).toContain("event: end");
+      expect((await t.call("GET", `/v1/runs/${RUN}`, { key: t.bob.key })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("FileRunEventLog", () => {
   it("replays a run from disk in a new process, skipping a line torn by a crash", async () => {
     const first = new FileRunEventLog(join(dir, "runs"));

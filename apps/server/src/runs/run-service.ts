@@ -170,7 +170,20 @@ export class RunService {
     const record = await this.options.log.getRun(runId);
     if (!record || record.tenantId !== tenantId)
       throw new ApiError(404, "run_not_found", `no run "${runId}"`);
-    return record;
+    if (isTerminal(record.status) || this.executions.has(runId)) return record;
+    // Queued or running, yet not ours: the process that had it stopped (the file log serves
+    // one process at a time). Record what happened, so its streams end and it never hangs.
+    const interrupted: RunRecord = {
+      ...record,
+      status: "interrupted",
+      endedAt: this.now().toISOString(),
+      error: {
+        code: "interrupted",
+        message: "the server running this run stopped before it ended",
+      },
+    };
+    await this.options.log.updateRun(interrupted);
+    return interrupted;
   }
 
   /** The tenant's session's run executing in this process, if any. */
@@ -238,9 +251,13 @@ export class RunService {
       endedAt: this.now().toISOString(),
       error: { code: "cancelled", message: why },
     };
-    this.executions.delete(execution.record.id);
     const cancelled = execution.record;
-    this.track(execution.created.then(() => this.options.log.updateRun(cancelled)));
+    // Kept as ours until the log says cancelled, so a read in between never sees an orphan.
+    this.track(
+      execution.created
+        .then(() => this.options.log.updateRun(cancelled))
+        .finally(() => this.executions.delete(cancelled.id)),
+    );
     return true;
   }
 
