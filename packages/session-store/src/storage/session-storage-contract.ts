@@ -263,6 +263,38 @@ export function sessionStorageContract(
       await again.close();
     });
 
+    it("hands a writer whole lines, with the torn last line it set aside as a problem", async () => {
+      const whole = `${header}\n${entry("m1", null, "hi")}\n`;
+      const textOf = (content: Uint8Array | string) =>
+        typeof content === "string" ? content : Buffer.from(content).toString("utf8");
+      for (const torn of [entry("m2", "m1", "cut").slice(0, 40), '{"type', "{", '{"a":"\\u00']) {
+        const storage = await factory.seeded(`${whole}${torn}`);
+        // A reader is handed what is stored; the session reports the torn line itself.
+        const seen = await (await factory.same(storage)).read();
+        expect(textOf(seen?.content ?? "")).toBe(`${whole}${torn}`);
+        await storage.lock();
+        const stored = await storage.read();
+        expect(textOf(stored?.content ?? "")).toBe(whole);
+        expect(stored?.problems.map((p) => [p.kind, p.line])).toEqual([["torn_tail", 3]]);
+        expect(await factory.text(storage)).toBe(whole);
+        await storage.close();
+      }
+      const unfinished = await factory.seeded(`${whole}${entry("m2", "m1", "whole")}`);
+      await unfinished.lock();
+      const completed = await unfinished.read();
+      expect(textOf(completed?.content ?? "")).toBe(`${whole}${entry("m2", "m1", "whole")}\n`);
+      expect(completed?.problems).toEqual([]);
+      await unfinished.close();
+      // Bytes that are not a session are never changed, even by a writer.
+      for (const text of ["\u0000\u0001binary", '{"type":"message","id":"x"}\n{"ty']) {
+        const other = await factory.seeded(text);
+        await other.lock();
+        await other.read();
+        expect(await factory.text(other)).toBe(text);
+        await other.close();
+      }
+    });
+
     it("completes a last line that lacks only its newline", async () => {
       const storage = await factory.seeded(`${header}\n${entry("m1", null, "hi")}`);
       const session = await open(storage);
