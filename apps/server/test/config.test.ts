@@ -173,6 +173,12 @@ describe("config file", () => {
       [`${base}agents:\n  - file: bad.md\n`, { OPENAI_KEY: "k" }, /agents\[0\]\.models/, /bad\.md/],
       [`${base}agents:\n  - file: missing.md\n`, { OPENAI_KEY: "k" }, /agents\[0\]/, /missing\.md/],
       [
+        `${base}agents:\n  - { name: t, models: [openai], tools: [bash] }\n`,
+        { OPENAI_KEY: "k" },
+        /agent "t"\.tools/,
+        /no app tools \(asked for bash\)/,
+      ],
+      [
         `${base}agents:\n  - { name: ext, models: [openai], extensions: [./x.js] }\n`,
         { OPENAI_KEY: "k" },
         /agent "ext"\.extensions/,

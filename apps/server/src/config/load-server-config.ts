@@ -153,6 +153,13 @@ export async function loadServerAgents(
         "arbor-server does not load extensions yet; remove them from this agent",
       );
     }
+    if (definition.tools?.length) {
+      throw new ServerConfigError(
+        source,
+        `agent "${name}".tools`,
+        `arbor-server offers no app tools (asked for ${definition.tools.join(", ")}); give the agent tools through mcpServers`,
+      );
+    }
     try {
       resolveModelTargets(definition.models, providers);
     } catch (error) {
