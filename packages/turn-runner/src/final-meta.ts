@@ -1,10 +1,19 @@
 import type { RegisteredFinalMeta } from "@arbor/extensions-api";
 import type { ToolDefinition } from "@arbor/providers";
 import type { Session } from "@arbor/session-store";
-import type { RequestedToolCall } from "./tool-execution.js";
 
 /** The name of the built-in tool through which the model delivers required metadata blocks. */
 export const FINAL_META_TOOL_NAME = "final_meta";
+
+/**
+ * A tool call as the model asked for it (the shape of the turn's `RequestedToolCall`,
+ * restated so the run's hooks can name this file without an import cycle).
+ */
+export interface RequestedToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
 
 /** At most this many validation issues are told per block. */
 const MAX_ISSUES_PER_BLOCK = 2;
