@@ -305,6 +305,32 @@ describe("final-report metadata required by extensions", () => {
     expect(completed).toHaveLength(1);
   });
 
+  it("offers final_meta in a forced final turn and tells the model to call it", async () => {
+    const completed: AgentCompleteEvent[] = [];
+    const { agent, model } = await agentWithExtensions({
+      responses: [
+        {
+          blocks: [
+            { type: "text", text: "Done." },
+            metaCall({ sources: { urls: ["https://a.example"] } }),
+          ],
+        },
+      ],
+      tools: [addTool],
+      agent: { maxTurns: 1 },
+      extensions: { cite: plugin(completed) },
+    });
+
+    const { result } = await drain(agent.prompt("Sum it"));
+
+    expect(result).toMatchObject({ success: true, finalReport: { value: "Done." } });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual([FINAL_META_TOOL_NAME]);
+    expect(JSON.stringify(model.requests[0]?.messages.at(-1))).toContain(
+      "Call the final_meta tool in the same answer with the metadata this task requires.",
+    );
+    expect(completed).toHaveLength(1);
+  });
+
   it("changes nothing when no extension requires metadata", async () => {
     const completed: AgentCompleteEvent[] = [];
     const { agent, model } = await agentWithExtensions({
