@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { loadClientAsset } from "./client-asset.js";
 import { embedJson } from "./embed-json.js";
+import type { WithChildrenOptions } from "./orchestration/embed-children.js";
 import { buildPageData } from "./page-data.js";
 import { escapeHtml, renderPageHeader } from "./page-header.js";
 import { readSessionSnapshot } from "./read-session-file.js";
@@ -13,6 +14,11 @@ export interface ExportHtmlOptions {
   title?: string;
   /** Clock seam for the "exported at" stamp. */
   now?: () => Date;
+  /**
+   * Embeds each child session (from `arbor.orchestration.child` entries) in the page,
+   * recursively; without it, child-session entries link to the children's export files.
+   */
+  withChildren?: WithChildrenOptions;
 }
 
 // The bundled script holds `<!--`, `<script` and `</script` only inside string and regex
@@ -46,6 +52,7 @@ export function exportSessionToHtml(
   const data = buildPageData(
     options.title === undefined ? snapshot : { ...snapshot, title: options.title },
     options.now,
+    options.withChildren,
   );
   const asset = loadClientAsset();
   return `<!doctype html>

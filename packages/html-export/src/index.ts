@@ -2,6 +2,24 @@ export { ClientAssetMissingError } from "./client-asset.js";
 export { embedJson } from "./embed-json.js";
 export { type ExportHtmlOptions, exportFileToHtml, exportSessionToHtml } from "./export-html.js";
 export {
+  ANCESTRY_CUSTOM_TYPE,
+  type AncestryCard,
+  CHILD_SESSION_CUSTOM_TYPE,
+  type ChildCard,
+  childExportFileName,
+  DEFAULT_CHILD_DEPTH,
+  DEFAULT_CHILD_ENTRIES,
+  type EmbeddedSession,
+  type ExportTreeOptions,
+  embedChildSessions,
+  exportSessionTreeToHtml,
+  type LoadChildSession,
+  type OrchestrationView,
+  preloadChildSessions,
+  SYSTEM_PROMPT_CUSTOM_TYPE,
+  type WithChildrenOptions,
+} from "./orchestration/index.js";
+export {
   buildPageData,
   type EntryMark,
   type PageData,

@@ -1,3 +1,5 @@
+import { embedChildSessions, type WithChildrenOptions } from "./orchestration/embed-children.js";
+import type { OrchestrationView } from "./orchestration/orchestration-view.js";
 import type { SessionSnapshot, SessionSnapshotEntry } from "./session-snapshot.js";
 
 /** Token and cost totals summed over every assistant message's `usage`, on all branches. */
@@ -34,8 +36,12 @@ export interface PageData {
   /** Current label of each labelled entry id. */
   labels: Record<string, string>;
   marks: Record<string, EntryMark>;
+  /** Models used by the exported session (embedded child sessions not counted). */
   models: string[];
+  /** Totals of the exported session (embedded child sessions not counted). */
   totals: UsageTotals;
+  /** Child-session cards, ancestry links, system prompts and embedded child sessions. */
+  orchestration: OrchestrationView;
   generatedAt: string;
 }
 
@@ -254,23 +260,27 @@ function pickTitle(snapshot: SessionSnapshot): string {
 }
 
 /**
- * Prepares the page's data from a snapshot: the tree, labels, marks, title and totals.
+ * Prepares the page's data from a snapshot: the tree, labels, marks, title, totals and
+ * orchestration entries; with `withChildren`, child sessions are embedded under their
+ * child-session entries (see {@link embedChildSessions}).
  *
  * @param now - clock seam for the "exported at" stamp.
+ * @param withChildren - how to load child sessions to embed; without it none are.
  */
 export function buildPageData(
   snapshot: SessionSnapshot,
   now: () => Date = () => new Date(),
+  withChildren?: WithChildrenOptions,
 ): PageData {
-  const entries = snapshot.entries;
+  const { entries, view } = embedChildSessions(snapshot, withChildren);
   const { roots, children, parent } = buildTree(entries);
-  const { totals, models } = summarizeUsage(entries);
-  const known = entries.some((entry) => entry.id === snapshot.leafId);
+  const { totals, models } = summarizeUsage(snapshot.entries);
+  const known = snapshot.entries.some((entry) => entry.id === snapshot.leafId);
   return {
     version: 1,
     title: pickTitle(snapshot),
     header: snapshot.header,
-    leafId: known ? snapshot.leafId : (entries.at(-1)?.id ?? null),
+    leafId: known ? snapshot.leafId : (snapshot.entries.at(-1)?.id ?? null),
     entries,
     roots,
     children,
@@ -279,6 +289,7 @@ export function buildPageData(
     marks: markEntries(entries, children),
     models,
     totals,
+    orchestration: view,
     generatedAt: now().toISOString(),
   };
 }

@@ -2,6 +2,7 @@ import "./styles.css";
 import type { PageData } from "../page-data.js";
 import { el, formatTime } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
+import { isOrchestrationEntry } from "./orchestration-entry.js";
 import { type RenderContext, renderEntry } from "./render-entry.js";
 import { markMatches } from "./search-highlight.js";
 import { TreeView } from "./tree-view.js";
@@ -42,6 +43,13 @@ let query: string[] = [];
 const searchText: (string | undefined)[] = [];
 const onPath = new Set<number>();
 
+function isSettings(entry: Json): boolean {
+  return (
+    SETTINGS_TYPES.has(entry.type as string) &&
+    !isOrchestrationEntry(data.orchestration, entry.id as string)
+  );
+}
+
 function passesFilter(index: number): boolean {
   const entry = entries[index] as Json;
   const id = entry.id as string;
@@ -56,10 +64,10 @@ function passesFilter(index: number): boolean {
       const role = messageOf(entry)?.role;
       if (role === "toolResult" || role === "bashExecution" || isToolOnlyAssistant(entry))
         return false;
-      return !SETTINGS_TYPES.has(entry.type as string);
+      return !isSettings(entry);
     }
     default:
-      return !SETTINGS_TYPES.has(entry.type as string);
+      return !isSettings(entry);
   }
 }
 
@@ -189,6 +197,14 @@ function context(index: number): RenderContext {
       if (t !== undefined) navigate(onPath.has(t) ? leaf : t, t, true);
     },
     has: (target) => indexById.has(target),
+    orchestration: {
+      view: data.orchestration,
+      has: (target) => indexById.has(target),
+      open: (target) => {
+        const t = indexById.get(target);
+        if (t !== undefined) navigate(onPath.has(t) ? leaf : newestLeaf(t), t, true);
+      },
+    },
   };
 }
 

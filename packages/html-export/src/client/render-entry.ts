@@ -2,6 +2,7 @@ import type { EntryMark } from "../page-data.js";
 import { el, formatTime, formatTokens } from "./dom.js";
 import { blocksOf, kindOf, messageOf, ruleNames } from "./entry-text.js";
 import { highlight, renderMarkdown } from "./markdown.js";
+import { type OrchestrationContext, renderOrchestration } from "./orchestration-entry.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,6 +16,8 @@ export interface RenderContext {
   has(id: string): boolean;
   /** Where the entry sits among its siblings, when its parent forks. */
   fork?: { position: number; count: number; go(delta: number): void };
+  /** Child-session cards, ancestry links, system prompts and embedded child sessions. */
+  orchestration: OrchestrationContext;
 }
 
 function str(value: unknown): string {
@@ -211,7 +214,7 @@ function renderCustomMessage(entry: Json, body: HTMLElement, ctx: RenderContext)
   }
 }
 
-function renderOther(entry: Json, body: HTMLElement, ctx: RenderContext): void {
+function renderOther(entry: Json, body: HTMLElement, card: HTMLElement, ctx: RenderContext): void {
   switch (entry.type) {
     case "compaction": {
       const head = el("div", "banner compaction");
@@ -273,6 +276,7 @@ function renderOther(entry: Json, body: HTMLElement, ctx: RenderContext): void {
       );
       break;
     case "custom":
+      if (renderOrchestration(str(entry.id), body, card, ctx.orchestration)) break;
       body.append(
         collapsible(
           "details-json",
@@ -348,7 +352,27 @@ export function renderEntry(entry: Json, card: HTMLElement, ctx: RenderContext):
   head.append(copy);
   const body = el("div", "body");
   card.append(head, body);
+  const embedded = ctx.orchestration.view.embedded[str(entry.id)];
+  if (embedded) {
+    card.classList.add("child-start");
+    const banner = el("div", "banner child-session");
+    banner.append(
+      `Child session ${embedded.sessionId} (${embedded.entryCount} entries) starts here, under `,
+    );
+    const parentId = embedded.parentEntryId;
+    banner.append(
+      ctx.has(parentId)
+        ? (() => {
+            const b = el("button", "ref", "its parent's entry");
+            b.type = "button";
+            b.addEventListener("click", () => ctx.goTo(parentId));
+            return b;
+          })()
+        : el("code", undefined, parentId),
+    );
+    body.append(banner);
+  }
   const message = messageOf(entry);
   if (message) renderMessage(message, body, card, ctx);
-  else renderOther(entry, body, ctx);
+  else renderOther(entry, body, card, ctx);
 }

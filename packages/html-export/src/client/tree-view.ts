@@ -1,6 +1,7 @@
 import type { PageData } from "../page-data.js";
 import { el } from "./dom.js";
 import { kindOf, summaryOf } from "./entry-text.js";
+import { orchestrationSummary } from "./orchestration-entry.js";
 
 /** Pixel height of one sidebar row; fixed so the visible slice is simple arithmetic. */
 export const ROW_HEIGHT = 26;
@@ -135,7 +136,11 @@ export class TreeView {
   private summary(index: number): string {
     let text = this.summaries[index];
     if (text === undefined) {
-      text = summaryOf(this.data.entries[index] as Record<string, unknown>);
+      const entry = this.data.entries[index] as Record<string, unknown> & { id: string };
+      const view = this.data.orchestration;
+      text = orchestrationSummary(view, entry.id) ?? summaryOf(entry);
+      const embedded = view.embedded[entry.id];
+      if (embedded) text = `⤷ ${embedded.sessionId}: ${text}`;
       this.summaries[index] = text;
     }
     return text;
