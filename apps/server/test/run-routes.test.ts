@@ -172,7 +172,9 @@ describe("runs", () => {
     const stopRes = await t.call("POST", `/v1/runs/${stopped}/stop`);
     expect(stopRes.status).toBe(202);
     const stoppedRun = await waitForRun(t, stopped);
-    expect(["completed", "failed", "aborted"]).toContain(stoppedRun.status);
+    // Graceful: the answer being streamed is finished (no further turn), not cut.
+    expect(stoppedRun.status).toBe("completed");
+    expect(stoppedRun.result).toMatchObject({ success: true, turns: 1 });
 
     const aborted = await runIdOf(await startRun(id, { prompt: "slow 200" }));
     await new Promise((r) => setTimeout(r, 150));
