@@ -1,14 +1,15 @@
 import type { SessionInfo } from "@arbor/session-store";
 import { Box, Text, useApp, useInput } from "ink";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { layoutTree } from "../tree-lines.js";
 import { ApprovalPrompt } from "./approval-prompt.js";
 import type { ApprovalPrompter } from "./approval-prompter.js";
 import type { ChatController } from "./chat-controller.js";
 import { Footer } from "./footer.js";
-import { PromptInput } from "./prompt-input.js";
+import { type CompletionSources, workspaceDirLister } from "./prompt-completion.js";
+import { PromptInput, type PromptInputControl } from "./prompt-input.js";
 import { SessionPicker } from "./session-picker.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { BUILTIN_COMMANDS, runSlashCommand } from "./slash-commands.js";
 import { Spinner } from "./spinner.js";
 import { TranscriptView } from "./transcript-view.js";
 import { TreeView } from "./tree-view.js";
@@ -46,14 +47,34 @@ export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppPro
   const quitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(quitTimer.current), []);
+  const input = useRef<PromptInputControl | undefined>(undefined);
+  const completions = useMemo<CompletionSources>(
+    () => ({
+      get commands() {
+        return [
+          ...BUILTIN_COMMANDS.map((command) => command.name),
+          ...(controller.currentAgent.extensions?.getCommands() ?? []).map(
+            (command) => command.name,
+          ),
+        ];
+      },
+      listDir: workspaceDirLister(cwd),
+    }),
+    [controller, cwd],
+  );
 
   // Read through refs and the controller, not render-time values: keys can arrive faster
   // than React re-renders.
   const quitArmedAt = useRef(0);
   const viewRef = useRef(view);
   viewRef.current = view;
-  useInput((input, key) => {
-    if (key.ctrl && input === "c") {
+  useInput((typed, key) => {
+    if (key.ctrl && typed === "c") {
+      // A first Ctrl+C clears what is typed; on an empty input it arms quitting.
+      if (viewRef.current.name === "chat" && input.current?.hasText()) {
+        input.current.clear();
+        return;
+      }
       if (Date.now() - quitArmedAt.current < QUIT_WINDOW_MS) {
         exit();
         return;
@@ -173,6 +194,8 @@ export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppPro
           onSubmit={submit}
           history={history}
           active={view.name === "chat" && pendingApproval === undefined}
+          completions={completions}
+          control={input}
           {...(prefill ? { initialValue: prefill.text } : {})}
           placeholder={
             state.running || state.busy

@@ -1,6 +1,15 @@
-import { Box, Text, useInput } from "ink";
-import { useReducer, useRef } from "react";
+import { Box, Text, useStdin } from "ink";
+import { type MutableRefObject, useEffect, useReducer, useRef } from "react";
 import { terminalSafe } from "../output/index.js";
+import { applyEdit, type LineState } from "./line-editor.js";
+import { type CompletionSources, complete } from "./prompt-completion.js";
+import { promptKeys } from "./prompt-keys.js";
+
+/** What the app may do to the input from outside: Ctrl+C clears it before it quits. */
+export interface PromptInputControl {
+  hasText(): boolean;
+  clear(): void;
+}
 
 /** Props of {@link PromptInput}. */
 export interface PromptInputProps {
@@ -12,20 +21,32 @@ export interface PromptInputProps {
   /** Text to start from, e.g. a user message chosen in /tree to edit and resend. */
   initialValue?: string;
   placeholder?: string;
+  /** Where Tab finds slash commands and `@file` paths; without it Tab does nothing. */
+  completions?: CompletionSources;
+  /** Filled with the input's {@link PromptInputControl}. */
+  control?: MutableRefObject<PromptInputControl | undefined>;
 }
 
-interface EditorState {
-  value: string;
+interface EditorState extends LineState {
   /** An index into the history; `history.length` means the line being written. */
   historyIndex: number;
   /** The line being written, kept while the history is shown. */
   draft: string;
+  /** Inside a bracketed paste: everything is text, line breaks included. */
+  pasting: boolean;
+  /** What the last Tab could complete to, shown until the next key. */
+  candidates: string[];
 }
 
+const atEnd = (text: string) => ({ text, cursor: text.length });
+
 /**
- * The prompt editor: Enter sends, a line ending in `\` (or Alt+Enter) continues on a new
- * line (so does Ctrl+J), ↑ and ↓ walk the history, Backspace deletes. Its state lives in a ref so keys that
- * arrive faster than React re-renders all see the latest text.
+ * The prompt editor, a readline-like line editor: ←/→, Home/End, Ctrl/Alt+←/→ by word,
+ * Ctrl+A/E/B/F/D/U/K/W, Alt+Backspace and Alt+D, ↑/↓ through the history, Enter sends, a
+ * line ending in `\\` (or Alt+Enter, Ctrl+J) continues on a new line, bracketed paste
+ * inserts text as it is, Tab completes slash commands and `@file` paths. It listens to
+ * ink's raw input events and splits each into keys, so several keys in one read all
+ * apply; its state lives in a ref so keys faster than React's re-render see the latest text.
  */
 export function PromptInput({
   onSubmit,
@@ -33,99 +54,150 @@ export function PromptInput({
   active,
   initialValue,
   placeholder,
+  completions,
+  control,
 }: PromptInputProps) {
   const editor = useRef<EditorState>({
-    value: initialValue ?? "",
+    ...atEnd(initialValue ?? ""),
     historyIndex: history.length,
     draft: "",
+    pasting: false,
+    candidates: [],
   });
-  const props = useRef({ onSubmit, history });
-  props.current = { onSubmit, history };
+  const props = useRef({ onSubmit, history, completions });
+  props.current = { onSubmit, history, completions };
   const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
 
   const set = (change: Partial<EditorState>) => {
-    editor.current = { ...editor.current, ...change };
+    editor.current = { ...editor.current, candidates: [], ...change };
     rerender();
   };
+  if (control) {
+    control.current = {
+      hasText: () => editor.current.text !== "",
+      clear: () => set({ ...atEnd(""), historyIndex: props.current.history.length, draft: "" }),
+    };
+  }
+
   const submitText = (raw: string) => {
     const text = raw.trim();
     if (!text) return;
     // The submitted line joins the history, so "the line being written" is one further on.
-    set({ value: "", draft: "", historyIndex: props.current.history.length + 1 });
+    set({ ...atEnd(""), draft: "", historyIndex: props.current.history.length + 1 });
     props.current.onSubmit(text);
   };
 
-  useInput(
-    (input, key) => {
-      const { value, historyIndex, draft } = editor.current;
-      const past = props.current.history;
-      if (key.return) {
-        if (key.meta || value.endsWith("\\")) {
-          set({ value: `${value.endsWith("\\") ? value.slice(0, -1) : value}\n` });
-        } else submitText(value);
-        return;
+  const handle = (input: string) => {
+    for (const key of promptKeys(input)) {
+      const state = editor.current;
+      if (state.pasting) {
+        if (key.type === "paste_end") set({ pasting: false });
+        else if (!input.startsWith("\u001b"))
+          set(applyEdit(state, { type: "insert", text: input.replace(/\r\n?/gu, "\n") }));
+        if (key.type !== "paste_end") return; // the whole event was text of the paste
+        continue;
       }
-      if (key.upArrow) {
-        const current = Math.min(historyIndex, past.length);
-        if (current === 0) return;
-        set({
-          historyIndex: current - 1,
-          value: past[current - 1] ?? "",
-          draft: current >= past.length ? value : draft,
-        });
-        return;
+      switch (key.type) {
+        case "edit":
+          set(applyEdit(state, key.action));
+          break;
+        case "paste_start":
+          set({ pasting: true });
+          break;
+        case "newline":
+          set(applyEdit(state, { type: "insert", text: "\n" }));
+          break;
+        case "submit":
+          if (state.text.endsWith("\\")) set(atEnd(`${state.text.slice(0, -1)}\n`));
+          else submitText(state.text);
+          break;
+        case "history_up": {
+          const past = props.current.history;
+          const current = Math.min(state.historyIndex, past.length);
+          if (current === 0) break;
+          set({
+            ...atEnd(past[current - 1] ?? ""),
+            historyIndex: current - 1,
+            draft: current >= past.length ? state.text : state.draft,
+          });
+          break;
+        }
+        case "history_down": {
+          const past = props.current.history;
+          if (state.historyIndex >= past.length) break;
+          const next = state.historyIndex + 1;
+          set({
+            ...atEnd(next >= past.length ? state.draft : (past[next] ?? "")),
+            historyIndex: next,
+          });
+          break;
+        }
+        case "complete": {
+          const sources = props.current.completions;
+          const done = sources ? complete(state, sources) : undefined;
+          if (done) set({ ...done.state, candidates: done.candidates });
+          break;
+        }
+        default:
+          break;
       }
-      if (key.downArrow) {
-        if (historyIndex >= past.length) return;
-        const next = historyIndex + 1;
-        set({ historyIndex: next, value: next >= past.length ? draft : (past[next] ?? "") });
-        return;
-      }
-      if (key.backspace || key.delete) {
-        set({ value: value.slice(0, -1) });
-        return;
-      }
-      if (key.ctrl || key.meta || key.escape || key.tab || key.leftArrow || key.rightArrow) return;
-      if (!input) return;
-      // Typed text and Enter can arrive in one chunk (fast typing, tmux, a terminal that
-      // batches); a single trailing carriage return there still means "send". Pasted text
-      // with line breaks inside stays one multi-line message.
-      // Ctrl+J alone inserts a line break. Keys typed before the app switched the terminal to
-      // raw mode arrive with the terminal's own line ending, "\n", and count like Enter.
-      if (input === "\n") {
-        set({ value: `${value}\n` });
-        return;
-      }
-      const body = input.replace(/\r\n?|\n/gu, "\r");
-      const breaks = body.split("\r").length - 1;
-      if (breaks === 1 && body.endsWith("\r") && !body.endsWith("\\\r")) {
-        submitText(value + body.slice(0, -1));
-        return;
-      }
-      set({ value: value + body.replace(/\r/gu, "\n") });
-    },
-    { isActive: active },
-  );
+    }
+  };
+  const handler = useRef(handle);
+  handler.current = handle;
 
-  const { value } = editor.current;
-  const lines = value.split("\n");
-  return (
-    <Box flexDirection="column">
-      {value === "" ? (
+  useEffect(() => {
+    if (!active) return;
+    if (isRawModeSupported) setRawMode(true);
+    const listener = (input: string) => handler.current(input);
+    events.on("input", listener);
+    return () => {
+      events.removeListener("input", listener);
+      if (isRawModeSupported) setRawMode(false);
+    };
+  }, [active, events, setRawMode, isRawModeSupported]);
+
+  const { text, cursor, candidates } = editor.current;
+  if (text === "") {
+    return (
+      <Box flexDirection="column">
         <Text>
           <Text color="cyan">{"› "}</Text>
+          {active ? <Text inverse> </Text> : null}
           <Text dimColor>{placeholder ?? ""}</Text>
         </Text>
-      ) : (
-        lines.map((line, index) => (
+      </Box>
+    );
+  }
+  const lines = text.split("\n");
+  const cursorLine = text.slice(0, cursor).split("\n").length - 1;
+  const cursorColumn = cursor - (text.lastIndexOf("\n", cursor - 1) + 1);
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, index) => {
+        const prefix = <Text color="cyan">{index === 0 ? "› " : "  "}</Text>;
+        if (index !== cursorLine || !active) {
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
+            <Text key={index}>
+              {prefix}
+              {terminalSafe(line, { multiline: true })}
+            </Text>
+          );
+        }
+        const under = line.slice(cursorColumn, cursorColumn + 1);
+        return (
           // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
           <Text key={index}>
-            <Text color="cyan">{index === 0 ? "› " : "  "}</Text>
-            {terminalSafe(line, { multiline: true })}
-            {index === lines.length - 1 && active ? <Text inverse> </Text> : null}
+            {prefix}
+            {terminalSafe(line.slice(0, cursorColumn), { multiline: true })}
+            <Text inverse>{under ? terminalSafe(under, { multiline: true }) : " "}</Text>
+            {terminalSafe(line.slice(cursorColumn + 1), { multiline: true })}
           </Text>
-        ))
-      )}
+        );
+      })}
+      {candidates.length > 0 ? <Text dimColor>{candidates.join("  ")}</Text> : null}
     </Box>
   );
 }

@@ -116,6 +116,8 @@ export async function startInteractive(context: CliContext): Promise<number> {
   for (const problem of projectContext.problems) controller.notify(`Skipped ${problem}`, "warning");
   reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${host.session.location}`);
+  // Bracketed paste: the terminal marks pasted text, so its line breaks do not send it.
+  io.stdout.write("\u001b[?2004h");
   const app = render(
     <ChatApp
       controller={controller}
@@ -128,6 +130,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   try {
     await app.waitUntilExit();
   } finally {
+    io.stdout.write("\u001b[?2004l");
     approvals.cancel();
     await controller.close();
     unguard();

@@ -77,6 +77,7 @@ describe("approvals in the app", () => {
     expect(await readProject("notes/a.txt")).toBeUndefined();
     terminal.type("y");
     await waitForAnswers(1);
+    await terminal.waitFor("/help for commands");
     expect(await readProject("notes/a.txt")).toBe("from the model\n");
 
     terminal.type("run please");
@@ -84,6 +85,7 @@ describe("approvals in the app", () => {
     await terminal.waitFor("Allow bash? echo ran >> ran.txt");
     terminal.type("n");
     await waitForAnswers(2);
+    await terminal.waitFor("/help for commands");
     expect(await readProject("ran.txt")).toBeUndefined();
 
     terminal.type("run please");
@@ -91,6 +93,7 @@ describe("approvals in the app", () => {
     await terminal.waitFor("Allow bash? echo ran >> ran.txt");
     terminal.type("a");
     await waitForAnswers(3);
+    await terminal.waitFor("/help for commands");
     expect(await readProject("ran.txt")).toBe("ran\n");
 
     terminal.type("run please");

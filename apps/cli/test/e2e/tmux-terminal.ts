@@ -107,6 +107,18 @@ export class TmuxTerminal {
     this.tmux("send-keys", "-t", this.name, ...keys);
   }
 
+  /** Sends raw bytes in one write (several keys arriving in one read). */
+  sendBytes(text: string): void {
+    const hex = [...Buffer.from(text, "utf8")].map((byte) => byte.toString(16).padStart(2, "0"));
+    this.tmux("send-keys", "-t", this.name, "-H", ...hex);
+  }
+
+  /** Pastes text as a terminal does, inside bracketed-paste markers when the app asked for them. */
+  paste(text: string): void {
+    this.tmux("set-buffer", "-b", "arbor-paste", "--", text);
+    this.tmux("paste-buffer", "-p", "-d", "-b", "arbor-paste", "-t", this.name);
+  }
+
   /** The visible screen as text. */
   screen(): string {
     return this.tmux("capture-pane", "-p", "-t", this.name);
