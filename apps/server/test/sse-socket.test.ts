@@ -177,3 +177,27 @@ describe("slow clients", () => {
     expect(list.sessions).toEqual([]);
   });
 });
+
+describe("a flood of SSE connections", () => {
+  it("holds the per-key limit over real sockets, answers the rest 429, and keeps serving", async () => {
+    await s.close();
+    s = await startSocketServer(answerByPrompt, "  sseStreamsPerKey: 20");
+    const { runId, sessionId } = await startRun("slow 100");
+    const attempts = await Promise.all(
+      Array.from({ length: 200 }, () => s.call("GET", `/v1/runs/${runId}/events`)),
+    );
+    const statuses = attempts.map((res) => res.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(180);
+    for (const res of attempts.filter((r) => r.status === 429)) {
+      expect(await res.json()).toMatchObject({ error: { code: "too_many_streams" } });
+    }
+    expect((await s.call("GET", `/v1/sessions/${sessionId}`)).status).toBe(200);
+    for (const res of attempts.filter((r) => r.status === 200)) await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await s.call("GET", `/v1/runs/${runId}/events`);
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    expect((await waitForEnd(runId)).status).toBe("completed");
+  });
+});
