@@ -200,9 +200,12 @@ function context(index: number): RenderContext {
     orchestration: {
       view: data.orchestration,
       has: (target) => indexById.has(target),
-      open: (target) => {
+      open: (target, leafId) => {
         const t = indexById.get(target);
-        if (t !== undefined) navigate(onPath.has(t) ? leaf : newestLeaf(t), t, true);
+        if (t === undefined) return;
+        const given = indexById.get(leafId ?? "");
+        const to = given !== undefined && pathTo(given).includes(t) ? given : newestLeaf(t);
+        navigate(to, t, true);
       },
     },
   };

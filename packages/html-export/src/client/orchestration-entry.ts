@@ -4,8 +4,8 @@ import { el, formatTokens } from "./dom.js";
 /** What the page shows for one entry beyond its own data: orchestration cards and prompts. */
 export interface OrchestrationContext {
   view: OrchestrationView;
-  /** Opens an entry's newest path (the embedded child's tree). */
-  open(id: string): void;
+  /** Shows an entry on the path to `leafId` (its own session's leaf), else its newest path. */
+  open(id: string, leafId: string | undefined): void;
   /** Whether an id exists on the page. */
   has(id: string): boolean;
 }
@@ -50,7 +50,11 @@ export function renderOrchestration(
     const links = el("div", "child-links");
     const target = child.target;
     if (target !== undefined && ctx.has(target)) {
-      links.append(button("Open child session on this page", "open-child", () => ctx.open(target)));
+      links.append(
+        button("Open child session on this page", "open-child", () =>
+          ctx.open(target, child.targetLeaf),
+        ),
+      );
     }
     links.append(fileLink(child.fileName, `Child export: ${child.fileName}`));
     body.append(links);
@@ -73,7 +77,9 @@ export function renderOrchestration(
     const links = el("div", "child-links");
     const target = ancestry.target;
     if (target !== undefined && ctx.has(target)) {
-      links.append(button("Show parent entry", "open-parent", () => ctx.open(target)));
+      links.append(
+        button("Show parent entry", "open-parent", () => ctx.open(target, ancestry.targetLeaf)),
+      );
     }
     links.append(fileLink(ancestry.fileName, `Parent export: ${ancestry.fileName}`));
     body.append(links);

@@ -148,8 +148,13 @@ describe("withChildren", () => {
       parentEntryId: "P-c0",
       entryCount: child.entries.length,
     });
-    // The child's ancestry entry links back to the parent's entry on the page.
-    expect(view.ancestry[target]?.target).toBe("P-c0");
+    // Opening the child shows its own leaf, not a grandchild's.
+    const childLeaf = view.children["P-c0"]?.targetLeaf as string;
+    expect(data.entries.find((e) => e.id === childLeaf)).toMatchObject({
+      message: { content: [{ text: "Result of C" }] },
+    });
+    // The child's ancestry entry links back to the parent's entry, on the parent's leaf path.
+    expect(view.ancestry[target]).toMatchObject({ target: "P-c0", targetLeaf: "P-a" });
     // The grandchild hangs under the child's own card.
     const childCard = Object.entries(view.children).find(([, c]) => c.childSessionId === "G");
     const grandStart = childCard?.[1].target as string;
@@ -190,6 +195,7 @@ describe("withChildren", () => {
     const back = cards.find((c) => c.childSessionId === "P");
     expect(back).toMatchObject({
       target: "P-u",
+      targetLeaf: "P-a",
       note: "This session is already shown on this page.",
     });
     const self = cards.filter((c) => c.childSessionId === "C" && c.note);

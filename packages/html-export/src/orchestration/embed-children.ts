@@ -26,10 +26,30 @@ export const DEFAULT_CHILD_ENTRIES = 100_000;
 interface Level {
   sessionId: string;
   entries: SessionSnapshotEntry[];
+  /** The session's own leaf on the page. */
+  leaf: string | undefined;
   depth: number;
   /** The parent's entry this session hangs under (none for the exported session). */
   attach?: string;
-  parentSessionId?: string;
+  parent?: Level;
+}
+
+interface Shown {
+  first: string | undefined;
+  leaf: string | undefined;
+}
+
+function leafOf(snapshot: SessionSnapshot, prefix: string): string | undefined {
+  const known = snapshot.entries.some((entry) => entry.id === snapshot.leafId);
+  const leaf = known ? snapshot.leafId : snapshot.entries.at(-1)?.id;
+  return leaf === null || leaf === undefined ? undefined : `${prefix}${leaf}`;
+}
+
+function targetOf(shown: Shown): Pick<ChildCard, "target" | "targetLeaf"> {
+  return {
+    ...(shown.first !== undefined ? { target: shown.first } : {}),
+    ...(shown.leaf !== undefined ? { targetLeaf: shown.leaf } : {}),
+  };
 }
 
 const REFERENCE_FIELDS = ["targetId", "firstKeptEntryId", "fromId"] as const;
@@ -111,12 +131,16 @@ export function embedChildSessions(
   const used = new Set(all.map((entry) => entry.id));
   const counter = { n: 0 };
   // Where each session starts on the page: a repeat or a cycle links there.
-  const shown = new Map<string, string | undefined>([
-    [String(snapshot.header.id), snapshot.entries[0]?.id],
+  const top: Level = {
+    sessionId: String(snapshot.header.id),
+    entries: snapshot.entries,
+    leaf: leafOf(snapshot, ""),
+    depth: 0,
+  };
+  const shown = new Map<string, Shown>([
+    [top.sessionId, { first: snapshot.entries[0]?.id, leaf: top.leaf }],
   ]);
-  const queue: Level[] = [
-    { sessionId: String(snapshot.header.id), entries: snapshot.entries, depth: 0 },
-  ];
+  const queue: Level[] = [top];
   for (let at = 0; at < queue.length; at++) {
     const level = queue[at] as Level;
     const cardsById = new Map<string, string[]>();
@@ -128,8 +152,8 @@ export function embedChildSessions(
         view.ancestry[entry.id] = {
           ...ancestry,
           fileName: childExportFileName(ancestry.parentId),
-          ...(level.attach !== undefined && ancestry.parentId === level.parentSessionId
-            ? { target: level.attach }
+          ...(level.attach !== undefined && ancestry.parentId === level.parent?.sessionId
+            ? targetOf({ first: level.attach, leaf: level.parent.leaf })
             : {}),
         };
       }
@@ -143,15 +167,12 @@ export function embedChildSessions(
     if (!withChildren) continue;
     for (const [childId, cardIds] of cardsById) {
       const attach = cardIds.at(-1) as string;
-      const mark = (patch: Pick<ChildCard, "target" | "note">) => {
+      const mark = (patch: Pick<ChildCard, "target" | "targetLeaf" | "note">) => {
         for (const id of cardIds) Object.assign(view.children[id] as ChildCard, patch);
       };
-      if (shown.has(childId)) {
-        const target = shown.get(childId);
-        mark({
-          note: "This session is already shown on this page.",
-          ...(target !== undefined ? { target } : {}),
-        });
+      const already = shown.get(childId);
+      if (already) {
+        mark({ note: "This session is already shown on this page.", ...targetOf(already) });
         continue;
       }
       if (level.depth + 1 > maxDepth) {
@@ -186,12 +207,13 @@ export function embedChildSessions(
       for (const entry of entries) used.add(entry.id);
       all.push(...entries);
       const first = (entries.find((entry) => entry.parentId === attach) ?? entries[0])?.id;
-      shown.set(childId, first);
+      const leaf = leafOf(child, prefix);
+      shown.set(childId, { first, leaf });
       if (first === undefined) {
         mark({ note: "The child session has no entries." });
         continue;
       }
-      mark({ target: first });
+      mark(targetOf({ first, leaf }));
       view.embedded[first] = {
         sessionId: childId,
         depth: level.depth + 1,
@@ -201,9 +223,10 @@ export function embedChildSessions(
       queue.push({
         sessionId: childId,
         entries,
+        leaf,
         depth: level.depth + 1,
         attach,
-        parentSessionId: level.sessionId,
+        parent: level,
       });
     }
   }

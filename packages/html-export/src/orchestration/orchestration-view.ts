@@ -15,6 +15,8 @@ export interface ChildCard {
   fileName: string;
   /** The entry id where the child's tree starts on this page, when it is embedded. */
   target?: string;
+  /** The leaf the page opens to show `target`: the child session's own leaf. */
+  targetLeaf?: string;
   /** Why the child is not embedded here (missing, a cycle, too deep, too large). */
   note?: string;
 }
@@ -30,6 +32,8 @@ export interface AncestryCard {
   fileName: string;
   /** The parent's child-session entry on this page, when the parent is on it too. */
   target?: string;
+  /** The leaf the page opens to show `target`: the parent session's own leaf. */
+  targetLeaf?: string;
 }
 
 /** A child session embedded in the page, keyed by the id of its first entry. */
