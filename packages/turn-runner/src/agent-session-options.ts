@@ -74,8 +74,27 @@ export interface AgentSessionOptions {
    * and 500, 502-504 and 520+ are retried, other statuses skipped.
    */
   classifyModelError?: (error: ModelErrorEvent) => ModelErrorHandling;
+  /** The most output tokens asked of the model per answer (a whole number of 1 or more). */
   maxOutputTokens?: number;
+  /** Sampling temperature, 0 to 2 (not sent to Anthropic, whose API dropped it). */
   temperature?: number;
+  /** Nucleus sampling, 0 to 1 (OpenAI-compatible endpoints). */
+  topP?: number;
+  /** Top-k sampling, a whole number of 1 or more (OpenAI-compatible servers such as vLLM and llama.cpp). */
+  topK?: number;
+  /** Penalty for repeated tokens, -2 to 2 (OpenAI-compatible endpoints). */
+  frequencyPenalty?: number;
+  /** Penalty for tokens already present, -2 to 2 (OpenAI-compatible endpoints). */
+  presencePenalty?: number;
+  /** Seed for reproducible sampling, where the provider supports it (OpenAI-compatible endpoints). */
+  seed?: number;
+  /** Stop sequences (1 to 16 non-empty strings; OpenAI itself takes at most 4). */
+  stop?: readonly string[];
+  /**
+   * Whether requests carry prompt-cache hints (Anthropic `cache_control` breakpoints,
+   * OpenAI `prompt_cache_key`). Default true; false sends none.
+   */
+  promptCache?: boolean;
   /**
    * Summarizes the branch left by `navigateTree(id, { summarize: true })` into a
    * `branch_summary` entry; without it, `summarize` throws.

@@ -11,7 +11,8 @@ import type { RunContext } from "./run/run-context.js";
 import type { ModelTarget } from "./target-pool.js";
 
 /**
- * The request of one attempt; a final turn offers no tools. Extensions may replace the
+ * The request of one attempt, with the agent's sampling knobs and (unless `promptCache` is
+ * false) its prompt-cache hints; a final turn offers no tools. Extensions may replace the
  * messages (`context`) and the system prompt (for the prompt), add their tools, and see
  * the request before it goes out.
  */
@@ -45,9 +46,9 @@ export async function modelRequest(
     ...(definition.maxOutputTokens !== undefined
       ? { maxOutputTokens: definition.maxOutputTokens }
       : {}),
-    ...(definition.temperature !== undefined ? { temperature: definition.temperature } : {}),
+    ...definition.sampling,
     ...reasoning(run.session, context.thinkingLevel),
-    cache: cacheHints(run.session),
+    ...(definition.promptCache ? { cache: cacheHints(run.session) } : {}),
     signal,
   };
   await hooks.beforeProviderRequest(target, turnIndex, request);

@@ -84,7 +84,9 @@ export function toAnthropicRequest(info: ModelInfo, request: ModelRequest): Para
     params.thinking = { type: "enabled", budget_tokens: thinking };
   }
   placeCacheBreakpoints(params, request.cache?.breakpoints ?? []);
-  // `temperature` is not sent: the current Messages API (and its SDK types) dropped it.
+  if (request.stop !== undefined) params.stop_sequences = [...request.stop];
+  // `temperature`, `top_p` and `top_k` are not sent: the current Messages API (and its SDK
+  // types) dropped them; it has no penalties or seed either.
   return params;
 }
 

@@ -38,6 +38,12 @@ export interface OpenAIChatModelOptions {
    * itself (no `baseURL` and no `client`), false otherwise: other servers may reject unknown fields.
    */
   promptCacheKey?: boolean;
+  /**
+   * Send a request's `topK` as `top_k`, a field of OpenAI-compatible servers (vLLM,
+   * llama.cpp) that OpenAI itself does not have. Default: true with a `baseURL`, false
+   * otherwise.
+   */
+  sendTopK?: boolean;
 }
 
 /**
@@ -75,7 +81,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
   secrets.push(client.apiKey ?? undefined);
   const promptCacheKey =
     options.promptCacheKey ?? (options.baseURL === undefined && options.client === undefined);
-  const settings: StreamSettings = { idleMs, maxTokensField, promptCacheKey, secrets };
+  const sendTopK = options.sendTopK ?? options.baseURL !== undefined;
+  const settings: StreamSettings = { idleMs, maxTokensField, promptCacheKey, sendTopK, secrets };
   return { info, stream: (request) => streamOpenAI(client, activity, info, request, settings) };
 }
 
@@ -97,6 +104,8 @@ interface StreamSettings {
   maxTokensField: "max_completion_tokens" | "max_tokens";
   /** Whether `cache.key` goes out as `prompt_cache_key`. */
   promptCacheKey: boolean;
+  /** Whether `topK` goes out as `top_k`. */
+  sendTopK: boolean;
   /** Removed from every error message. */
   secrets: readonly (string | undefined)[];
 }
@@ -117,7 +126,13 @@ async function* streamOpenAI(
   let toolCount = 0;
   let refused = false;
   try {
-    const body = toOpenAIRequest(info, request, settings.maxTokensField, settings.promptCacheKey);
+    const body = toOpenAIRequest(
+      info,
+      request,
+      settings.maxTokensField,
+      settings.promptCacheKey,
+      settings.sendTopK,
+    );
     const stream = await client.chat.completions.create(body, {
       signal: guard.controller.signal,
       ...(tracked ? { headers: tracked.headers } : {}),

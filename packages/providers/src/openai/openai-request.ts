@@ -10,12 +10,15 @@ type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
  * Builds the Chat Completions body for one Arbor request. With `sendPromptCacheKey`, the
  * request's `cache.key` goes out as `prompt_cache_key` (OpenAI routes calls with one key
  * to the same prompt cache); servers that reject unknown fields never see it otherwise.
+ * With `sendTopK`, the request's `topK` goes out as `top_k` (a field of OpenAI-compatible
+ * servers such as vLLM and llama.cpp, not of OpenAI itself).
  */
 export function toOpenAIRequest(
   info: ModelInfo,
   request: ModelRequest,
   maxTokensField: "max_completion_tokens" | "max_tokens",
   sendPromptCacheKey = false,
+  sendTopK = false,
 ): Params {
   const messages: Message[] = [];
   if (request.system) messages.push({ role: "system", content: request.system });
@@ -67,6 +70,15 @@ export function toOpenAIRequest(
     }));
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  if (request.topP !== undefined) params.top_p = request.topP;
+  if (request.frequencyPenalty !== undefined) params.frequency_penalty = request.frequencyPenalty;
+  if (request.presencePenalty !== undefined) params.presence_penalty = request.presencePenalty;
+  if (request.seed !== undefined) params.seed = request.seed;
+  if (request.stop !== undefined) params.stop = [...request.stop];
+  // `top_k` is no Chat Completions field: only servers that read it (vLLM, llama.cpp) get it.
+  if (sendTopK && request.topK !== undefined) {
+    (params as Params & { top_k?: number }).top_k = request.topK;
+  }
   if (request.maxOutputTokens !== undefined) params[maxTokensField] = request.maxOutputTokens;
   if (request.reasoning && request.reasoning !== "off" && info.capabilities.reasoning) {
     params.reasoning_effort = request.reasoning;

@@ -126,6 +126,21 @@ export const modelRequestSchema = z.object({
   messages: z.array(modelMessageSchema),
   tools: z.array(toolDefinitionSchema).optional(),
   temperature: z.number().min(0).max(2).optional(),
+  /** Nucleus sampling (OpenAI `top_p`); not sent to Anthropic, whose API dropped it. */
+  topP: z.number().min(0).max(1).optional(),
+  /**
+   * Top-k sampling: sent as `top_k` by the OpenAI adapter to servers other than OpenAI's
+   * own (vLLM, llama.cpp), which read it; OpenAI and Anthropic get none.
+   */
+  topK: z.number().int().positive().optional(),
+  /** OpenAI `frequency_penalty`; Anthropic has none. */
+  frequencyPenalty: z.number().min(-2).max(2).optional(),
+  /** OpenAI `presence_penalty`; Anthropic has none. */
+  presencePenalty: z.number().min(-2).max(2).optional(),
+  /** OpenAI `seed`, for reproducible sampling where the server supports it; Anthropic has none. */
+  seed: z.number().int().refine(Number.isSafeInteger, "must be a safe integer").optional(),
+  /** Stop sequences: OpenAI `stop`, Anthropic `stop_sequences`. */
+  stop: z.array(z.string().min(1)).min(1).max(16).readonly().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.enum(REASONING_LEVELS).optional(),
   cache: cacheHintsSchema.optional(),

@@ -104,7 +104,7 @@ describe("run ancestry", () => {
     [{ agentPath: "main::child" }, "ancestry.agentPath", /agent names joined/],
     [{ agentPath: "main child" }, "ancestry.agentPath", /agent names joined/],
     [{ agentPath: "x".repeat(501) }, "ancestry.agentPath", /at most 500/],
-    [{ parent: "typo" }, "ancestry", /parent/],
+    [{ parent: "typo" }, "ancestry.parent", /no option `ancestry.parent`/],
     ["main", "ancestry", /object/],
   ])("refuses ancestry %j, naming %s", async (ancestry, option, message) => {
     const session = await memorySession();

@@ -14,6 +14,17 @@ import type { ModelTarget } from "../target-pool.js";
 import type { ToolOutputOptions } from "../tool-output/apply-tool-output-cap.js";
 import type { BranchSummarizer } from "../tree-navigation.js";
 
+/** The sampling knobs of every request; each is sent only when given. */
+export interface SamplingOptions {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  seed?: number;
+  stop?: readonly string[];
+}
+
 /** What the agent is: its models, tools, prompt and the shape of its answer. */
 export interface DefinitionOptions {
   /** Provider/model pairs, tried round-robin; never empty. */
@@ -24,7 +35,10 @@ export interface DefinitionOptions {
   readonly systemPrompt: string | undefined;
   readonly outputSchema: OutputSchema | undefined;
   readonly maxOutputTokens: number | undefined;
-  readonly temperature: number | undefined;
+  /** Sampling knobs sent with every request (only those given). */
+  readonly sampling: Readonly<SamplingOptions>;
+  /** Whether requests carry prompt-cache hints. */
+  readonly promptCache: boolean;
   /** Whether the built-in `task_status` tool is offered. */
   readonly taskStatusTool: boolean;
 }
