@@ -175,8 +175,11 @@ describe("withChildren", () => {
     child.entries.push(
       entry("cmp", "lab", "compaction", { firstKeptEntryId: "e1", summary: "s", tokensBefore: 9 }),
     );
+    // An entry whose parent is not in the child's file still hangs under the card, not at the top.
+    child.entries.push(say("orphan", "not-in-file", "user", "orphan"));
     const data = buildPageData(parent, undefined, { loadChild: loaderOf(child) });
     expect(idsUnique(data.entries.map((e) => e.id))).toBe(true);
+    expect(data.roots.map((i) => data.entries[i]?.id)).toEqual(["P-u"]);
     const cmp = data.entries.find((e) => e.type === "compaction");
     const kept = data.entries.find((e) => e.id === cmp?.firstKeptEntryId);
     expect(kept).toMatchObject({ message: { content: [{ text: "Subtask for C" }] } });
