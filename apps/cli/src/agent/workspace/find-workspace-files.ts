@@ -1,5 +1,6 @@
+import { workspaceIgnoreRule } from "./gitignore-rules.js";
 import { globMatcher } from "./glob-pattern.js";
-import { ripgrepAvailable, runRipgrep } from "./ripgrep.js";
+import { ripgrepAvailable, ripgrepGlobArgs, runRipgrep } from "./ripgrep.js";
 import type { SearchEngine } from "./search-workspace.js";
 import { searchStart } from "./search-workspace.js";
 import { walkWorkspaceFiles } from "./walk-workspace.js";
@@ -30,7 +31,13 @@ export async function findWorkspaceFiles(
   let paths: string[] = [];
   let truncated = false;
   if (rg !== false && (await ripgrepAvailable(rg))) {
-    const args = ["--files", "--color=never", "--no-config", "--sort=path", "--glob", pattern];
+    const args = [
+      "--files",
+      "--color=never",
+      "--no-config",
+      "--sort=path",
+      ...ripgrepGlobArgs(pattern),
+    ];
     if (start.fromRoot !== "") args.push("--", start.fromRoot);
     const found = await runRipgrep(rg, args, start.realRoot, {
       maxLines: maxResults,
@@ -44,7 +51,12 @@ export async function findWorkspaceFiles(
     const matches = globMatcher(pattern);
     const files = start.isFile
       ? [{ path: start.real, relative: start.fromRoot }]
-      : walkWorkspaceFiles(start.real, engine.signal, prefix);
+      : walkWorkspaceFiles(
+          start.real,
+          engine.signal,
+          prefix,
+          await workspaceIgnoreRule(start.realRoot),
+        );
     for await (const file of files) {
       if (!matches(file.relative.slice(prefix.length))) continue;
       if (paths.length >= maxResults) {

@@ -67,3 +67,12 @@ export function runRipgrep(
     });
   });
 }
+
+/**
+ * ripgrep arguments that keep only files matching a glob. A name glob becomes a file type
+ * (a type, unlike `--glob`, never overrides `.gitignore`); a path glob uses `--glob`.
+ */
+export function ripgrepGlobArgs(glob: string): string[] {
+  if (glob.includes("/")) return ["--glob", glob];
+  return ["--type-add", `arborglob:${glob}`, "--type", "arborglob"];
+}

@@ -67,6 +67,23 @@ describe.each(engines)("grep and find with $name", ({ name, ripgrep }) => {
     );
   });
 
+  it("skips what the repository's .gitignore names", async () => {
+    await mkdir(join(project, ".git"));
+    await writeFile(join(project, ".gitignore"), "# built\ndist/\n*.log\n/src/deep/generated.ts\n");
+    await mkdir(join(project, "dist"));
+    await writeFile(join(project, "dist", "out.ts"), "needle built\n");
+    await writeFile(join(project, "src", "run.log"), "needle logged\n");
+    await writeFile(join(project, "src", "deep", "generated.ts"), "needle generated\n");
+    const text = await searchWorkspace(project, { pattern: "needle" }, { ripgrep });
+    expect(text.split("\n").sort()).toEqual([
+      "src/a.ts:1:const needle = 1;",
+      "src/c.md:1:needle in docs",
+    ]);
+    expect(await findWorkspaceFiles(project, "*.ts", ".", { ripgrep })).toBe(
+      ["src/a.ts", "src/deep/b.ts"].join("\n"),
+    );
+  });
+
   it("refuses paths out, and stops at the match cap with a note", async () => {
     for (const path of ["out-dir", "..", join(base, "outside"), "out-file.ts"]) {
       const error = await searchWorkspace(project, { pattern: "x", path }, { ripgrep }).then(

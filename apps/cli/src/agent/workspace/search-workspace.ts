@@ -1,8 +1,9 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
+import { workspaceIgnoreRule } from "./gitignore-rules.js";
 import { globMatcher } from "./glob-pattern.js";
-import { ripgrepAvailable, runRipgrep } from "./ripgrep.js";
+import { ripgrepAvailable, ripgrepGlobArgs, runRipgrep } from "./ripgrep.js";
 import { walkWorkspaceFiles } from "./walk-workspace.js";
 import { kindOf, quotePath, realWorkspaceRoot, resolveInWorkspace } from "./workspace-path.js";
 import { WorkspaceToolError } from "./workspace-tool-error.js";
@@ -96,7 +97,7 @@ export async function searchWorkspace(
     ];
     if (search.ignoreCase) args.push("--ignore-case");
     if (search.literal) args.push("--fixed-strings");
-    if (search.glob) args.push("--glob", search.glob);
+    if (search.glob) args.push(...ripgrepGlobArgs(search.glob));
     args.push("--regexp", search.pattern);
     if (start.fromRoot !== "") args.push("--", start.fromRoot);
     const found = await runRipgrep(rg, args, start.realRoot, {
@@ -137,7 +138,7 @@ async function searchWithJs(
   const prefix = start.fromRoot === "" ? "" : `${start.fromRoot}/`;
   const files = start.isFile
     ? [{ path: start.real, relative: start.fromRoot }]
-    : walkWorkspaceFiles(start.real, signal, prefix);
+    : walkWorkspaceFiles(start.real, signal, prefix, await workspaceIgnoreRule(start.realRoot));
   const lines: string[] = [];
   for await (const file of files) {
     if (signal?.aborted) throw new WorkspaceToolError("aborted", "grep was stopped.");

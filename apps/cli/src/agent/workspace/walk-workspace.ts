@@ -1,5 +1,6 @@
 import { opendir } from "node:fs/promises";
 import { join } from "node:path";
+import type { IgnoreRule } from "./gitignore-rules.js";
 
 /** Folders the JS search never enters (ripgrep skips them through .gitignore and hidden rules). */
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
@@ -15,13 +16,14 @@ export interface WalkedFile {
 /**
  * Walks the regular files below a real folder of the workspace, depth first in name
  * order. Symbolic links are never followed and FIFOs, sockets and devices are skipped,
- * so nothing leads out of the folder or blocks; hidden entries and `node_modules` are
- * skipped, as ripgrep does by default.
+ * so nothing leads out of the folder or blocks; hidden entries, `node_modules` and what
+ * `ignored` names (the root `.gitignore`) are skipped, as ripgrep does by default.
  */
 export async function* walkWorkspaceFiles(
   dir: string,
   signal?: AbortSignal,
   prefix = "",
+  ignored: IgnoreRule = () => false,
 ): AsyncGenerator<WalkedFile> {
   const entries = [];
   try {
@@ -34,8 +36,9 @@ export async function* walkWorkspaceFiles(
     if (signal?.aborted) return;
     if (entry.name.startsWith(".") || SKIPPED_DIRS.has(entry.name)) continue;
     const relative = `${prefix}${entry.name}`;
+    if (ignored(relative, entry.isDirectory())) continue;
     if (entry.isDirectory()) {
-      yield* walkWorkspaceFiles(join(dir, entry.name), signal, `${relative}/`);
+      yield* walkWorkspaceFiles(join(dir, entry.name), signal, `${relative}/`, ignored);
     } else if (entry.isFile()) {
       yield { path: join(dir, entry.name), relative };
     }
