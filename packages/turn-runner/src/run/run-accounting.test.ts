@@ -131,6 +131,50 @@ describe("the accounting sink", () => {
   });
 });
 
+describe("a compaction's summary call", () => {
+  it("is accounted as a record of kind compaction, before the answer's", async () => {
+    const session = await memorySession();
+    for (let i = 0; i < 3; i++) {
+      await session.appendMessage({ role: "user", content: `Q${i} ${"w".repeat(400)}` });
+      await session.appendMessage({
+        role: "assistant",
+        content: [{ type: "text", text: `A${i} ${"w".repeat(400)}` }],
+        stopReason: "stop",
+        provider: "alpha",
+        model: "alpha-model",
+        timestamp: 1,
+      } as Parameters<typeof session.appendMessage>[0]);
+    }
+    const info: ModelInfo = modelInfoSchema.parse({
+      ...SCRIPTED_MODEL_INFO,
+      provider: "alpha",
+      id: "alpha-model",
+      contextWindow: 1_000,
+    });
+    const model = new ScriptedModel({ responses: ["## Goal\nearlier", "the answer"], info });
+    const records: AccountingRecord[] = [];
+    const agent = new AgentSession({
+      targets: [{ model }],
+      session,
+      compaction: { reserveTokens: 500, keepRecentTokens: 150 },
+      accountingSink: (record) => {
+        records.push(record);
+      },
+    });
+    const { events, result } = await drain(agent.prompt("next"));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "compaction", status: "compacted" }),
+    );
+    expect(records.map((record) => [record.kind, record.outcome, record.turnIndex])).toEqual([
+      ["compaction", "done", 0],
+      ["model_call", "done", 0],
+    ]);
+    expect(records[0]).not.toHaveProperty("attempt");
+    const total = records.reduce((sum, record) => sum + record.usage.input, 0);
+    expect(total).toBe(result.usage.input);
+  });
+});
+
 describe("a model without a price", () => {
   it("is reported once per run and model, at its first call, and its records say so", async () => {
     const records: AccountingRecord[] = [];
