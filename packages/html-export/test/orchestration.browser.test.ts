@@ -149,6 +149,20 @@ describe.skipIf(SKIP_BROWSER)("orchestration entries in chromium", () => {
     await details.locator("summary").click();
     await expect.poll(() => details.locator("pre").textContent()).toBe(PROMPT);
 
+    // Search finds the card by its agent path and the prompt by its text.
+    await page.fill("input.search", "main:researcher");
+    const rows = () =>
+      page.$$eval(".tree-row", (list) => list.map((r) => (r as HTMLElement).dataset.id));
+    await expect.poll(rows).toContain("P-c0");
+    expect(await rows()).not.toContain("P-u");
+    await page.fill("input.search", "careful reviewer");
+    await expect
+      .poll(() =>
+        page.$$eval(".tree-row", (rows) => rows.map((r) => (r as HTMLElement).dataset.id)),
+      )
+      .toEqual(["P-sp"]);
+    await page.fill("input.search", "");
+
     const huge = card(watched, "P-c2");
     await huge.scrollIntoViewIfNeeded();
     await untilStill(page, huge);

@@ -2,7 +2,7 @@ import "./styles.css";
 import type { PageData } from "../page-data.js";
 import { el, formatTime } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
-import { isOrchestrationEntry } from "./orchestration-entry.js";
+import { isOrchestrationEntry, orchestrationSearchText } from "./orchestration-entry.js";
 import { type RenderContext, renderEntry } from "./render-entry.js";
 import { markMatches } from "./search-highlight.js";
 import { TreeView } from "./tree-view.js";
@@ -76,7 +76,8 @@ function visible(index: number): boolean {
     let text = searchText[index];
     if (text === undefined) {
       const entry = entries[index] as Json;
-      text = searchTextOf(entry, data.labels[entry.id as string]);
+      const id = entry.id as string;
+      text = `${searchTextOf(entry, data.labels[id])}\n${orchestrationSearchText(data.orchestration, id).toLowerCase()}`;
       searchText[index] = text;
     }
     for (const token of query) if (!text.includes(token)) return false;

@@ -119,3 +119,17 @@ export function isOrchestrationEntry(view: OrchestrationView, id: string): boole
     view.systemPrompts[id] !== undefined
   );
 }
+
+/** The words search matches in an orchestration entry: what its card or block shows. */
+export function orchestrationSearchText(view: OrchestrationView, id: string): string {
+  const child = view.children[id];
+  if (child) {
+    return [child.agent, child.role, child.agentPath, child.outcome, child.childSessionId]
+      .concat(child.message ?? [])
+      .join("\n");
+  }
+  const ancestry = view.ancestry[id];
+  if (ancestry)
+    return [ancestry.parentId, ancestry.agentPath ?? "", ancestry.agent ?? ""].join("\n");
+  return view.systemPrompts[id] ?? "";
+}
