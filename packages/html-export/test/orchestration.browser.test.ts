@@ -153,8 +153,13 @@ describe.skipIf(SKIP_BROWSER)("orchestration entries in chromium", () => {
     await page.fill("input.search", "main:researcher");
     const rows = () =>
       page.$$eval(".tree-row", (list) => list.map((r) => (r as HTMLElement).dataset.id));
-    await expect.poll(rows).toContain("P-c0");
-    expect(await rows()).not.toContain("P-u");
+    // (search waits for typing to pause, so poll until the rows are the hits)
+    await expect
+      .poll(async () => {
+        const shown = await rows();
+        return shown.includes("P-c0") && !shown.includes("P-u");
+      })
+      .toBe(true);
     await page.fill("input.search", "careful reviewer");
     await expect
       .poll(() =>
