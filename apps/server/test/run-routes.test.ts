@@ -142,6 +142,32 @@ describe("runs", () => {
     expect((await json(await t.call("GET", `/v1/sessions/${id}`))).messageCount).toBe(12);
   });
 
+  it("refuses a run while the session is being navigated with a summary, and takes it after", async () => {
+    const id = await newSession(t);
+    // The branch summary's request carries the transcript, so its answer streams slowly too.
+    await waitForRun(t, await runIdOf(await startRun(id, { prompt: "slow 40" })));
+    const navigating = t.call("POST", `/v1/sessions/${id}/navigate`, {
+      json: { entryId: null, summarize: true },
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    for (const ifBusy of ["reject", "enqueue", "interrupt"]) {
+      const refused = await startRun(id, { prompt: "meanwhile", ifBusy });
+      expect(refused.status).toBe(409);
+      expect((await json(refused)).error).toEqual({
+        code: "session_busy",
+        message: expect.stringContaining("navigate"),
+      });
+    }
+    const compact = await t.call("POST", `/v1/sessions/${id}/compact`, { json: {} });
+    expect(compact.status).toBe(409);
+    const moved = await navigating;
+    expect(moved.status).toBe(200);
+    expect((await json(moved)).summaryEntryId).toEqual(expect.any(String));
+    expect(
+      (await waitForRun(t, await runIdOf(await startRun(id, { prompt: "after" })))).status,
+    ).toBe("completed");
+  });
+
   it("ifBusy enqueue starts the second run when the first ends", async () => {
     const id = await newSession(t);
     const first = await runIdOf(await startRun(id, { prompt: "slow 10" }));

@@ -61,27 +61,33 @@ export function agentNamed(deps: AppDeps, name: string | undefined): AgentDefini
   return definition;
 }
 
-/** Runs `use` on an agent host over the tenant's session (for navigate and compact), and closes it. */
+/**
+ * Runs `use` on an agent host over the tenant's session (for navigate and compact), holding
+ * the session so no run starts meanwhile, and closes it.
+ * @param what - the change, named in the 409 others get (`navigate`, `compact`)
+ */
 export async function withHost<T>(
   deps: AppDeps,
   tenantId: string,
   id: string,
   agent: string | undefined,
+  what: string,
   use: (host: AgentHost) => Promise<T>,
 ): Promise<T> {
   const definition = agentNamed(deps, agent);
   await readSession(deps, tenantId, id, () => undefined);
-  assertIdle(deps, tenantId, id);
-  const host = await AgentHost.open({
-    store: deps.store,
-    sessionId: id,
-    tenant: tenantId,
-    definition,
-    models: deps.models,
+  return deps.runs.holding(id, tenantId, what, async () => {
+    const host = await AgentHost.open({
+      store: deps.store,
+      sessionId: id,
+      tenant: tenantId,
+      definition,
+      models: deps.models,
+    });
+    try {
+      return await use(host);
+    } finally {
+      await host.close();
+    }
   });
-  try {
-    return await use(host);
-  } finally {
-    await host.close();
-  }
 }

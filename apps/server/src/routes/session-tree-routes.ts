@@ -231,15 +231,22 @@ export function sessionTreeRoutes(deps: AppDeps) {
     .openapi(navigate, async (c) => {
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
-      const moved = await withHost(deps, c.get("owner").tenantId, id, body.agent, async (host) => {
-        if (body.entryId !== null) checkEntry(host.session, body.entryId);
-        return host.navigate(body.entryId, {
-          summarize: body.summarize,
-          ...(body.customInstructions !== undefined
-            ? { customInstructions: body.customInstructions }
-            : {}),
-        });
-      });
+      const moved = await withHost(
+        deps,
+        c.get("owner").tenantId,
+        id,
+        body.agent,
+        "navigate",
+        async (host) => {
+          if (body.entryId !== null) checkEntry(host.session, body.entryId);
+          return host.navigate(body.entryId, {
+            summarize: body.summarize,
+            ...(body.customInstructions !== undefined
+              ? { customInstructions: body.customInstructions }
+              : {}),
+          });
+        },
+      );
       return c.json(
         {
           oldLeafId: moved.oldLeafId,
@@ -252,8 +259,13 @@ export function sessionTreeRoutes(deps: AppDeps) {
     .openapi(compact, async (c) => {
       const { id } = c.req.valid("param");
       const body = c.req.valid("json") ?? {};
-      const outcome = await withHost(deps, c.get("owner").tenantId, id, body.agent, (host) =>
-        host.compact(body.instructions),
+      const outcome = await withHost(
+        deps,
+        c.get("owner").tenantId,
+        id,
+        body.agent,
+        "compact",
+        (host) => host.compact(body.instructions),
       );
       if (outcome.status === "compacted") {
         return c.json(

@@ -67,6 +67,8 @@ export class RunService {
   /** Runs waiting for their session, by session. */
   private readonly queues = new Map<string, Execution[]>();
   private readonly executions = new Map<string, Execution>();
+  /** Sessions held by a change other than a run (navigate, compact), with what it is. */
+  private readonly held = new Map<string, string>();
   private readonly finished = new Set<Promise<unknown>>();
   private closing = false;
   private readonly now: () => Date;
@@ -114,6 +116,14 @@ export class RunService {
     await session.close();
     // From here to the first await, nothing else runs: the session is taken or the run is
     // queued in one step, so two requests at once never both start.
+    const held = this.held.get(request.sessionId);
+    if (held !== undefined) {
+      throw new ApiError(
+        409,
+        "session_busy",
+        `session "${request.sessionId}" is busy with ${held}; try again when it ends`,
+      );
+    }
     const busy = this.active.get(request.sessionId);
     if (busy && request.ifBusy === "reject") {
       throw new ApiError(
@@ -184,6 +194,41 @@ export class RunService {
     };
     await this.options.log.updateRun(interrupted);
     return interrupted;
+  }
+
+  /**
+   * Holds a session for a change other than a run (navigate, compact) while `work` runs: runs
+   * and other changes asked for meanwhile get 409.
+   * @throws ApiError 409 when a run or another change holds the session
+   */
+  async holding<T>(
+    sessionId: string,
+    tenantId: string,
+    what: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const runId = this.activeRunOf(sessionId, tenantId);
+    if (runId !== undefined) {
+      throw new ApiError(
+        409,
+        "session_busy",
+        `session "${sessionId}" has a run in progress: ${runId}; wait for it or stop it`,
+      );
+    }
+    const held = this.held.get(sessionId);
+    if (held !== undefined) {
+      throw new ApiError(
+        409,
+        "session_busy",
+        `session "${sessionId}" is busy with ${held}; try again when it ends`,
+      );
+    }
+    this.held.set(sessionId, what);
+    try {
+      return await work();
+    } finally {
+      this.held.delete(sessionId);
+    }
   }
 
   /** The tenant's session's run executing in this process, if any. */
