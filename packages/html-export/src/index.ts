@@ -6,6 +6,7 @@ export {
   type AncestryCard,
   CHILD_SESSION_CUSTOM_TYPE,
   type ChildCard,
+  ChildOptionsError,
   childExportFileName,
   DEFAULT_CHILD_DEPTH,
   DEFAULT_CHILD_ENTRIES,

@@ -8,6 +8,7 @@ import {
 } from "../../test/orchestration-sessions.js";
 import { buildPageData } from "../page-data.js";
 import type { SessionSnapshot } from "../session-snapshot.js";
+import { ChildOptionsError } from "./child-options-error.js";
 import { childExportFileName } from "./export-file-name.js";
 
 function loaderOf(...sessions: SessionSnapshot[]) {
@@ -245,5 +246,38 @@ describe("withChildren", () => {
     expect(hugeCard?.note).toMatch(/^Not embedded: 20003 entries/);
     expect(hugeCard?.target).toBeUndefined();
     expect(limited.entries).toHaveLength(parent.entries.length + small.entries.length);
+  });
+});
+
+describe("withChildren limits", () => {
+  it.each([
+    ["maxDepth", Number.NaN],
+    ["maxDepth", -1],
+    ["maxDepth", 1.5],
+    ["maxDepth", Number.POSITIVE_INFINITY],
+    ["maxEntries", -5],
+    ["maxEntries", Number.NaN],
+  ] as const)("refuses %s = %s with a typed error naming the option", (field, value) => {
+    const parent = parentSession("P", ["C"]);
+    const loadChild = vi.fn(() => childSession("C", "P"));
+    let caught: unknown;
+    try {
+      buildPageData(parent, undefined, { loadChild, [field]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(ChildOptionsError.isInstance(caught)).toBe(true);
+    expect((caught as ChildOptionsError).field).toBe(field);
+    expect((caught as Error).message).toContain(`withChildren.${field}`);
+    expect(loadChild).not.toHaveBeenCalled();
+  });
+
+  it("embeds nothing at maxDepth 0 and notes why", () => {
+    const data = buildPageData(parentSession("P", ["C"]), undefined, {
+      loadChild: () => childSession("C", "P"),
+      maxDepth: 0,
+    });
+    expect(data.orchestration.children["P-c0"]?.note).toMatch(/^Not embedded: more than 0 levels/);
+    expect(data.orchestration.embedded).toEqual({});
   });
 });

@@ -1,4 +1,5 @@
 import type { SessionSnapshot, SessionSnapshotEntry } from "../session-snapshot.js";
+import { checkLimit } from "./child-options-error.js";
 import { childExportFileName } from "./export-file-name.js";
 import {
   type ChildRecord,
@@ -117,6 +118,7 @@ function rebase(
  * already shown). A child the loader does not find, or that fails to load, is noted on
  * its card.
  *
+ * @throws ChildOptionsError when `maxDepth` or `maxEntries` is not a whole number of 0 or more.
  * @returns every entry of the page (the session's, then the embedded ones, ids prefixed)
  * and what the page shows for orchestration entries.
  */
@@ -125,8 +127,8 @@ export function embedChildSessions(
   withChildren?: WithChildrenOptions,
 ): { entries: SessionSnapshotEntry[]; view: OrchestrationView } {
   const view: OrchestrationView = { children: {}, ancestry: {}, systemPrompts: {}, embedded: {} };
-  const maxDepth = withChildren?.maxDepth ?? DEFAULT_CHILD_DEPTH;
-  let room = withChildren?.maxEntries ?? DEFAULT_CHILD_ENTRIES;
+  const maxDepth = checkLimit("maxDepth", withChildren?.maxDepth, DEFAULT_CHILD_DEPTH);
+  let room = checkLimit("maxEntries", withChildren?.maxEntries, DEFAULT_CHILD_ENTRIES);
   const all: SessionSnapshotEntry[] = [...snapshot.entries];
   const used = new Set(all.map((entry) => entry.id));
   const counter = { n: 0 };

@@ -1,3 +1,4 @@
+export { ChildOptionsError } from "./child-options-error.js";
 export {
   DEFAULT_CHILD_DEPTH,
   DEFAULT_CHILD_ENTRIES,

@@ -34,6 +34,16 @@ describe("preloadChildSessions", () => {
   });
 });
 
+describe("exportSessionTreeToHtml limits", () => {
+  it("refuses a bad maxDepth before loading anything", async () => {
+    const loadChild = vi.fn(async () => undefined);
+    await expect(
+      exportSessionTreeToHtml(parentSession("P", ["C"]), { loadChild, maxDepth: -2 }),
+    ).rejects.toMatchObject({ code: "invalid_child_options", field: "maxDepth" });
+    expect(loadChild).not.toHaveBeenCalled();
+  });
+});
+
 describe("exportSessionTreeToHtml", () => {
   it("writes the page with the children embedded", async () => {
     const parent = parentSession("P", ["C"]);

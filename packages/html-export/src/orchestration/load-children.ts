@@ -1,5 +1,6 @@
 import { type ExportHtmlOptions, exportSessionToHtml } from "../export-html.js";
 import type { SessionSnapshot } from "../session-snapshot.js";
+import { checkLimit } from "./child-options-error.js";
 import { DEFAULT_CHILD_DEPTH, type WithChildrenOptions } from "./embed-children.js";
 import { readChildRecord } from "./orchestration-records.js";
 
@@ -18,12 +19,13 @@ export type LoadChildSession = (
 export async function preloadChildSessions(
   snapshot: SessionSnapshot,
   loadChild: LoadChildSession,
-  maxDepth = DEFAULT_CHILD_DEPTH,
+  maxDepth?: number,
 ): Promise<(sessionId: string) => SessionSnapshot | undefined> {
+  const depthLimit = checkLimit("maxDepth", maxDepth, DEFAULT_CHILD_DEPTH);
   const loaded = new Map<string, SessionSnapshot | Error | undefined>();
   const seen = new Set([String(snapshot.header.id)]);
   let level: SessionSnapshot[] = [snapshot];
-  for (let depth = 1; depth <= maxDepth && level.length > 0; depth++) {
+  for (let depth = 1; depth <= depthLimit && level.length > 0; depth++) {
     const next: SessionSnapshot[] = [];
     for (const session of level) {
       for (const entry of session.entries) {

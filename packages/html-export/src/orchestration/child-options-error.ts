@@ -1,0 +1,37 @@
+/**
+ * Thrown when `withChildren` (or `exportSessionTreeToHtml`) gets a limit that is not a
+ * whole number of zero or more: `maxDepth` or `maxEntries`.
+ */
+export class ChildOptionsError extends Error {
+  override readonly name = "ChildOptionsError";
+  readonly code = "invalid_child_options";
+
+  constructor(
+    /** The option at fault. */
+    readonly field: "maxDepth" | "maxEntries",
+    /** The value given. */
+    readonly value: unknown,
+  ) {
+    super(`withChildren.${field} must be a whole number of 0 or more; got ${String(value)}.`);
+  }
+
+  /** Whether an error is a {@link ChildOptionsError}, across copies of this package. */
+  static isInstance(error: unknown): error is ChildOptionsError {
+    return (
+      typeof error === "object" &&
+      error !== null &&
+      (error as { code?: unknown }).code === "invalid_child_options"
+    );
+  }
+}
+
+/** Returns a limit, or its default when absent; throws {@link ChildOptionsError} when it is bad. */
+export function checkLimit(
+  field: "maxDepth" | "maxEntries",
+  value: number | undefined,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw new ChildOptionsError(field, value);
+  return value;
+}
