@@ -3,11 +3,13 @@ import { type ToolResultContent, toolExecuteResultSchema } from "./content.js";
 import { describeError } from "./errors.js";
 import type { ExtensionErrorEvent } from "./events.js";
 import type {
+  ExtensionCommandContext,
   ExtensionCommandDefinition,
   ExtensionContext,
   ExtensionToolDefinition,
   ToolExecutionContext,
 } from "./extension-api.js";
+import { createToolContext } from "./extension-context.js";
 import { validateCommand, validateTool } from "./registration.js";
 import type {
   CommandEntry,
@@ -22,6 +24,18 @@ import type { GuardedCall } from "./timeout.js";
 export interface ToolExecutionOptions {
   toolCallId: string;
   signal?: AbortSignal;
+  /** Receives the tool's progress reports while it runs (the runner's `onToolUpdate` listeners do too). */
+  onUpdate?: (update: ToolUpdateEvent) => void;
+}
+
+/** A progress report of a running tool, as the app receives it. */
+export interface ToolUpdateEvent {
+  toolCallId: string;
+  toolName: string;
+  extensionName: string;
+  /** What the tool has so far, as blocks. */
+  content: ToolResultContent[];
+  details?: unknown;
 }
 
 /** A tool's result as the model receives it. */
@@ -33,7 +47,8 @@ export interface ToolExecutionResult {
 
 /** How {@link ExtensionRunner.runCommand} went. */
 export type CommandOutcome =
-  | { status: "done" }
+  /** `prompt`: text the command returned, for the app to send as the next prompt. */
+  | { status: "done"; prompt?: string }
   | { status: "unknown_command" }
   | { status: "failed"; error: string };
 
@@ -45,11 +60,10 @@ export interface CapabilityRegistryBindings {
     kind: ExtensionErrorEvent["kind"],
     error: string,
   ): void;
-  context(
-    record: ExtensionRecord,
-    signal: AbortSignal | undefined,
-    extra?: Record<string, unknown>,
-  ): ExtensionContext;
+  context(record: ExtensionRecord, signal: AbortSignal | undefined): ExtensionContext;
+  commandContext(record: ExtensionRecord, signal: AbortSignal | undefined): ExtensionCommandContext;
+  /** Passes a tool's progress to the runner's listeners. */
+  toolUpdate(update: ToolUpdateEvent): void;
   /** Calls the extension's code as the extension, without a timeout. */
   call<T>(
     record: ExtensionRecord,
@@ -156,12 +170,34 @@ export class CapabilityRegistry {
     const parsedArgs = tool.parameters.safeParse(args);
     if (!parsedArgs.success)
       return errorResult(`invalid arguments for ${name}: ${z.prettifyError(parsedArgs.error)}`);
-    const ctx = this.bindings.context(tool.record, options.signal, {
-      toolCallId: options.toolCallId,
-    });
+    let running = true;
+    const ctx = createToolContext(
+      this.bindings.context(tool.record, options.signal),
+      options.toolCallId,
+      (update) => {
+        if (!running) return;
+        const event: ToolUpdateEvent = {
+          toolCallId: options.toolCallId,
+          toolName: name,
+          extensionName: tool.extensionName,
+          content:
+            typeof update.content === "string"
+              ? [{ type: "text", text: update.content }]
+              : (update.content ?? []),
+          ...(update.details === undefined ? {} : { details: update.details }),
+        };
+        try {
+          options.onUpdate?.(event);
+        } catch {
+          // The app's listener failing is not the tool's failure.
+        }
+        this.bindings.toolUpdate(event);
+      },
+    );
     const call = await this.bindings.call(tool.record, "tool", `tool ${name}`, () =>
       tool.definition.execute(parsedArgs.data, ctx as ToolExecutionContext),
     );
+    running = false;
     if (call.status === "error") return errorResult(describeError(call.error));
     const returned: unknown = call.status === "ok" ? call.value : undefined;
     const parsed = toolExecuteResultSchema.safeParse(returned);
@@ -190,13 +226,26 @@ export class CapabilityRegistry {
         status: "failed",
         error: `command /${command.name} is unavailable: extension ${command.extensionName} was disabled`,
       };
-    const ctx = this.bindings.context(command.record, options.signal);
+    const ctx = this.bindings.commandContext(command.record, options.signal);
     const call = await this.bindings.call(
       command.record,
       "command",
       `command /${command.name}`,
       () => command.definition.handler(args.trim(), ctx),
     );
+    if (call.status === "ok") {
+      const returned: unknown = call.value;
+      if (typeof returned === "string" && returned.trim() !== "")
+        return { status: "done", prompt: returned };
+      if (returned !== undefined && returned !== null && typeof returned !== "string")
+        this.bindings.report(
+          command.record,
+          "command",
+          "invalid_return",
+          `command /${command.name} returned a ${typeof returned}; a command returns nothing or the text of the next prompt`,
+        );
+      return { status: "done" };
+    }
     if (call.status !== "error") return { status: "done" };
     const message = `command /${command.name} threw: ${describeError(call.error)}`;
     this.bindings.report(command.record, "command", "threw", message);

@@ -7,7 +7,9 @@ export type ExtensionApiErrorCode =
   /** A message or entry an extension sent does not have the documented shape. */
   | "invalid_input"
   /** `exec` could not start the process (not found, not executable, bad cwd). */
-  | "spawn_failed";
+  | "spawn_failed"
+  /** A session action (`compact`, `newSession`, `fork`, …) was asked of an app that provides none. */
+  | "action_unavailable";
 
 /**
  * An error the extension API throws into an extension's own call. It carries a stable

@@ -364,6 +364,7 @@ export type ExtensionErrorOrigin =
   | "tool"
   | "command"
   | "final_meta"
+  | "renderer"
   | "background";
 
 /** The runner's own event: an extension failed and was skipped; the session goes on. */

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { checkInput } from "./check-input.js";
 import { customMessageInputSchema, userMessageContentSchema } from "./content.js";
 import { ExtensionApiError } from "./errors.js";
 import type { ExtensionEventName } from "./events.js";
@@ -14,6 +15,7 @@ import type {
 } from "./extension-api.js";
 import { runAsHost } from "./extension-scope.js";
 import type { FinalMetaDefinition } from "./final-meta.js";
+import type { MessageRenderer } from "./message-renderer.js";
 import type { ExtensionRecord } from "./registry.js";
 
 /** What the runner lends an extension's API object. */
@@ -26,6 +28,7 @@ export interface ApiBindings {
   addTool(tool: ExtensionToolDefinition): void;
   addCommand(name: string, command: ExtensionCommandDefinition): void;
   addFinalMeta(definition: FinalMetaDefinition): void;
+  addRenderer(customType: string, renderer: MessageRenderer): void;
   /** Whether the session has shut down (a host was bound, then removed). */
   isShutDown(): boolean;
   /** Aborted when the session shuts down: programs `exec` started are stopped with it. */
@@ -73,17 +76,21 @@ export function createExtensionApi(record: ExtensionRecord, bindings: ApiBinding
       record.handlers.set(event, list);
     },
     sendMessage: async (message, options = {}) => {
-      const checked = check(customMessageInputSchema, message, "sendMessage: the message");
-      const delivery = check(sendMessageOptionsSchema, options, "sendMessage: the options");
+      const checked = checkInput(customMessageInputSchema, message, "sendMessage: the message");
+      const delivery = checkInput(sendMessageOptionsSchema, options, "sendMessage: the options");
       await host().sendMessage(checked, delivery);
     },
     sendUserMessage: async (content, options = {}) => {
-      const checked = check(userMessageContentSchema, content, "sendUserMessage: the content");
-      const delivery = check(sendUserMessageOptionsSchema, options, "sendUserMessage: the options");
+      const checked = checkInput(userMessageContentSchema, content, "sendUserMessage: the content");
+      const delivery = checkInput(
+        sendUserMessageOptionsSchema,
+        options,
+        "sendUserMessage: the options",
+      );
       await host().sendUserMessage(checked, delivery);
     },
     appendEntry: async (customType, data) => {
-      check(nonEmpty, customType, "appendEntry: the customType");
+      checkInput(nonEmpty, customType, "appendEntry: the customType");
       return host().appendEntry(customType, data);
     },
     registerTool: (tool) => {
@@ -103,13 +110,24 @@ export function createExtensionApi(record: ExtensionRecord, bindings: ApiBinding
       if (record.state === "loading") record.pendingFinalMeta.push(checked);
       else if (record.state === "active") bindings.addFinalMeta(checked);
     },
+    registerMessageRenderer: (customType, renderer) => {
+      refuseAfterShutdown("registerMessageRenderer");
+      checkInput(nonEmpty, customType, "registerMessageRenderer: the customType");
+      if (typeof renderer !== "function")
+        throw new ExtensionApiError(
+          "invalid_input",
+          `registerMessageRenderer: the renderer of ${customType} is not a function`,
+        );
+      if (record.state === "loading") record.pendingRenderers.push({ customType, renderer });
+      else if (record.state === "active") bindings.addRenderer(customType, renderer);
+    },
     setLabel: async (entryId, label) => {
-      check(nonEmpty, entryId, "setLabel: the entry id");
-      check(z.string().optional(), label, "setLabel: the label");
+      checkInput(nonEmpty, entryId, "setLabel: the entry id");
+      checkInput(z.string().optional(), label, "setLabel: the label");
       await host().setLabel(entryId, label);
     },
     setTitle: async (title) => {
-      check(z.string().trim().min(1), title, "setTitle: the title");
+      checkInput(z.string().trim().min(1), title, "setTitle: the title");
       await host().setTitle(title);
     },
     exec: async (command, args = [], options = {}) => {
@@ -133,13 +151,3 @@ const sendMessageOptionsSchema = z.strictObject({
 const sendUserMessageOptionsSchema = z.strictObject({
   deliverAs: z.enum(["steer", "followUp"]).optional(),
 });
-
-function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success)
-    throw new ExtensionApiError(
-      "invalid_input",
-      `${what} is invalid: ${z.prettifyError(parsed.error)}`,
-    );
-  return parsed.data;
-}

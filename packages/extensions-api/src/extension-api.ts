@@ -10,6 +10,15 @@ import type { ExtensionEventResultMap } from "./event-results.js";
 import type { ExtensionEventMap, ExtensionEventName } from "./events.js";
 import type { ExecOptions, ExecResult } from "./exec.js";
 import type { FinalMetaDefinition } from "./final-meta.js";
+import type { MessageRenderer } from "./message-renderer.js";
+import type {
+  ContextUsage,
+  ExtensionCompactResult,
+  ExtensionModelInfo,
+  ExtensionNavigateOptions,
+  ExtensionNavigateResult,
+} from "./session-actions.js";
+import type { ExtensionUI } from "./ui.js";
 
 /**
  * The getters a host's session offers (pi's names); a `Session` from `@arbor/session-store`
@@ -73,11 +82,72 @@ export interface ExtensionContext {
   readonly session: ReadonlySessionView;
   /** Aborted when the operation the call belongs to is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Whether someone can answer `ui` requests now. When false (`arbor run`, no app UI),
+   * every request resolves to `undefined` at once.
+   */
+  readonly hasUI: boolean;
+  /** Asks the user things and notifies them; see {@link ExtensionUI}. */
+  readonly ui: ExtensionUI;
+  /** The model the next request goes to; `undefined` when the app does not say. */
+  readonly model: ExtensionModelInfo | undefined;
+  /** The models the agent may use (its targets); empty when the app does not say. */
+  readonly models: ExtensionModelInfo[];
+  /** How full the context is; `undefined` when the app does not say. */
+  getContextUsage(): ContextUsage | undefined;
+  /**
+   * Compacts the session now, focused by `instructions`. Only while the agent is idle
+   * (from a command, or a `session_start` / `agent_complete` handler): during a prompt it
+   * rejects with the host's busy error.
+   * @throws ExtensionApiError `action_unavailable` when the app provides no session actions
+   */
+  compact(instructions?: string): Promise<ExtensionCompactResult>;
+  /** Whether no prompt runs; `true` when the app does not say. */
+  isIdle(): boolean;
+  /** Ends the running prompt at once (its partial answer is kept); nothing when idle. */
+  abort(): void;
+}
+
+/**
+ * What a command's handler receives: the {@link ExtensionContext} and the actions that
+ * change which session or branch the agent works in.
+ */
+export interface ExtensionCommandContext extends ExtensionContext {
+  /** Resolves once no prompt runs. */
+  waitForIdle(): Promise<void>;
+  /**
+   * Leaves the session for a new, empty one: extensions hear `session_shutdown`, then
+   * `session_start` (`new`). After it, `ctx.session` is the new session.
+   */
+  newSession(): Promise<{ sessionId: string }>;
+  /** Copies the path up to `entryId` into a new session and continues there (`fork`). */
+  fork(entryId: string): Promise<{ sessionId: string }>;
+  /**
+   * Moves the leaf to `targetId` (`null`: before the first entry), optionally summarizing
+   * the branch left; extensions hear `session_before_tree` / `session_tree`.
+   */
+  navigateTree(
+    targetId: string | null,
+    options?: ExtensionNavigateOptions,
+  ): Promise<ExtensionNavigateResult>;
+}
+
+/** Progress a tool reports while it runs; the app shows the latest. */
+export interface ToolProgressUpdate {
+  /** What the tool has so far (a string is one text block). */
+  content?: string | ToolResultContent[];
+  /** Data for the app's view. */
+  details?: unknown;
 }
 
 /** What a tool's `execute` receives beside its arguments. */
 export interface ToolExecutionContext extends ExtensionContext {
   readonly toolCallId: string;
+  /**
+   * Reports progress while the tool runs (shown by the app, never sent to the model).
+   * Calls after the tool finished are ignored.
+   */
+  onUpdate(update: ToolProgressUpdate): void;
 }
 
 /** What a tool returns: `content` for the model (a string is one text block), `details` for the UI. */
@@ -103,8 +173,12 @@ export interface ExtensionToolDefinition<P extends z.ZodObject = z.ZodObject> {
 /** A `/command` for the CLI and the server's commands endpoint. */
 export interface ExtensionCommandDefinition {
   description: string;
-  /** Receives the text after the command name, trimmed. */
-  handler(args: string, ctx: ExtensionContext): void | Promise<void>;
+  /**
+   * Receives the text after the command name, trimmed. It may return text: the app sends
+   * it as the next prompt (`CommandOutcome.prompt`).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers declared `() => void` must fit.
+  handler(args: string, ctx: ExtensionCommandContext): void | string | Promise<void | string>;
 }
 
 /**
@@ -172,6 +246,17 @@ export interface ExtensionAPI {
    * ```
    */
   requireFinalMeta<S extends z.ZodType>(definition: FinalMetaDefinition<S>): void;
+  /**
+   * Says how apps show `custom_message` entries of `customType` (the terminal app's
+   * transcript, the plain-text export). Messages sent with `display: false` stay hidden.
+   * The first registration of a type wins; later ones are reported.
+   * @example
+   * ```ts
+   * arbor.registerMessageRenderer("todo-list", (message) =>
+   *   (message.details as Todo[]).map((t) => `${t.done ? "[x]" : "[ ]"} ${t.text}`));
+   * ```
+   */
+  registerMessageRenderer(customType: string, renderer: MessageRenderer): void;
   /** Sets the label of an entry, or clears it when `label` is absent or empty. */
   setLabel(entryId: string, label?: string): Promise<void>;
   /** Sets the session's title. */

@@ -1,6 +1,6 @@
 import type { ExtensionErrorEvent } from "./events.js";
 import { type ExtensionOwner, runAsExtension } from "./extension-scope.js";
-import { callWithTimeout, type GuardedCall, type TimerSeam } from "./timeout.js";
+import { callWithTimeout, type DeadlineHold, type GuardedCall, type TimerSeam } from "./timeout.js";
 
 /** How the runner calls into an extension. */
 export interface ExtensionCallPolicy {
@@ -9,6 +9,8 @@ export interface ExtensionCallPolicy {
   timers: TimerSeam;
   /** Report a call whose synchronous part ran at least this long; 0 to never report. */
   blockReportMs: number;
+  /** Waits for the user that do not count against `timeoutMs`. */
+  hold?: DeadlineHold;
 }
 
 /**
@@ -38,6 +40,7 @@ export function callExtension<T>(
     },
     policy.timeoutMs,
     policy.timers,
+    policy.hold,
   );
   if (policy.blockReportMs > 0 && syncMs >= policy.blockReportMs)
     owner.report(

@@ -2,6 +2,7 @@ export type {
   CommandOutcome,
   ToolExecutionOptions,
   ToolExecutionResult,
+  ToolUpdateEvent,
 } from "./capability-registry.js";
 export {
   type CustomMessageInput,
@@ -90,6 +91,7 @@ export { type ExecOptions, type ExecResult, execCommand } from "./exec.js";
 export type {
   DeliverAs,
   ExtensionAPI,
+  ExtensionCommandContext,
   ExtensionCommandDefinition,
   ExtensionContext,
   ExtensionFactory,
@@ -103,7 +105,9 @@ export type {
   SessionReader,
   ToolExecuteResult,
   ToolExecutionContext,
+  ToolProgressUpdate,
 } from "./extension-api.js";
+export { toolProgressUpdateSchema } from "./extension-context.js";
 export {
   type GuardExtensionFailuresOptions,
   guardExtensionFailures,
@@ -121,6 +125,13 @@ export {
   type ModuleImporter,
   type ModuleImporterOptions,
 } from "./loader.js";
+export {
+  type MessageRenderer,
+  type MessageRenderOptions,
+  type RenderableMessage,
+  type RenderedMessage,
+  rendererOutputSchema,
+} from "./message-renderer.js";
 export { COMMAND_NAME_PATTERN, TOOL_NAME_PATTERN } from "./registration.js";
 export type { LoadedExtension, RegisteredCommand, RegisteredTool } from "./registry.js";
 export {
@@ -131,5 +142,34 @@ export {
   type ExtensionErrorListener,
   ExtensionRunner,
   type ExtensionRunnerOptions,
+  type ToolUpdateListener,
 } from "./runner.js";
-export type { TimerSeam } from "./timeout.js";
+export type {
+  ContextUsage,
+  ExtensionCompactResult,
+  ExtensionModelInfo,
+  ExtensionNavigateOptions,
+  ExtensionNavigateResult,
+  ExtensionSessionActions,
+} from "./session-actions.js";
+export { DeadlineHold, type TimerSeam } from "./timeout.js";
+export {
+  type CustomUIComponent,
+  type CustomUIKey,
+  DEFAULT_UI_TIMEOUT_MS,
+  type ExtensionUI,
+  type ExtensionUIProvider,
+  type NotifyLevel,
+  notifyLevelSchema,
+  type UICustomRequest,
+  type UINotification,
+  type UIQuestion,
+  type UIQuestionPayload,
+  type UIRequest,
+  type UIRequestOptions,
+  uiConfirmPayloadSchema,
+  uiInputPayloadSchema,
+  uiNotificationSchema,
+  uiQuestionPayloadSchema,
+  uiSelectPayloadSchema,
+} from "./ui.js";

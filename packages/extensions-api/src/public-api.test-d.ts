@@ -21,12 +21,17 @@ import {
   type BeforeAgentStartOutcome,
   type CommandOutcome,
   type ContextOutcome,
+  type ContextUsage,
   type CustomMessageInput,
+  type CustomUIComponent,
+  type CustomUIKey,
   type DeliverAs,
   EXTENSION_EVENT_NAMES,
   type ExecOptions,
   type ExecResult,
   type ExtensionAPI,
+  type ExtensionCommandContext,
+  type ExtensionCompactResult,
   type ExtensionContext,
   type ExtensionErrorEvent,
   type ExtensionEvent,
@@ -34,14 +39,22 @@ import {
   type ExtensionEventName,
   type ExtensionFactory,
   type ExtensionHost,
+  type ExtensionModelInfo,
+  type ExtensionNavigateOptions,
+  type ExtensionNavigateResult,
   ExtensionRunner,
+  type ExtensionSessionActions,
+  type ExtensionUI,
+  type ExtensionUIProvider,
   type FinalMetaDefinition,
   type ImageContent,
   type LoadedExtension,
+  type MessageRenderer,
   type ReadonlySessionView,
   type RegisteredCommand,
   type RegisteredFinalMeta,
   type RegisteredTool,
+  type RenderedMessage,
   type SendMessageOptions,
   type SendUserMessageOptions,
   type SessionBeforeCompactOutcome,
@@ -49,8 +62,13 @@ import {
   type ToolCallOutcome,
   type ToolExecutionContext,
   type ToolExecutionResult,
+  type ToolProgressUpdate,
   type ToolResultContent,
   type ToolResultOutcome,
+  type ToolUpdateEvent,
+  type UINotification,
+  type UIRequest,
+  type UIRequestOptions,
   type UserMessageContent,
 } from "./index.js";
 
@@ -218,7 +236,14 @@ describe("event payloads", () => {
       type: "extension_error";
       extensionName: string;
       extensionPath: string;
-      event: ExtensionEventName | "load" | "tool" | "command" | "final_meta" | "background";
+      event:
+        | ExtensionEventName
+        | "load"
+        | "tool"
+        | "command"
+        | "final_meta"
+        | "renderer"
+        | "background";
       kind:
         | "load_failed"
         | "threw"
@@ -294,7 +319,11 @@ describe("ExtensionAPI", () => {
         name: string,
         command: {
           description: string;
-          handler(args: string, ctx: ExtensionContext): void | Promise<void>;
+          handler(
+            args: string,
+            ctx: ExtensionCommandContext,
+            // biome-ignore lint/suspicious/noConfusingVoidType: the pinned signature.
+          ): void | string | Promise<void | string>;
         },
       ) => void
     >();
@@ -330,7 +359,107 @@ describe("ExtensionAPI", () => {
       readonly cwd: string;
       readonly session: ReadonlySessionView;
       readonly signal: AbortSignal | undefined;
+      readonly hasUI: boolean;
+      readonly ui: ExtensionUI;
+      readonly model: ExtensionModelInfo | undefined;
+      readonly models: ExtensionModelInfo[];
+      getContextUsage(): ContextUsage | undefined;
+      compact(instructions?: string): Promise<ExtensionCompactResult>;
+      isIdle(): boolean;
+      abort(): void;
     }>();
+    expectTypeOf<ExtensionCommandContext>().toExtend<ExtensionContext>();
+    expectTypeOf<Omit<ExtensionCommandContext, keyof ExtensionContext>>().toEqualTypeOf<{
+      waitForIdle(): Promise<void>;
+      newSession(): Promise<{ sessionId: string }>;
+      fork(entryId: string): Promise<{ sessionId: string }>;
+      navigateTree(
+        targetId: string | null,
+        options?: ExtensionNavigateOptions,
+      ): Promise<ExtensionNavigateResult>;
+    }>();
+    expectTypeOf<ExtensionAPI["registerMessageRenderer"]>().toEqualTypeOf<
+      (customType: string, renderer: MessageRenderer) => void
+    >();
+    expectTypeOf<MessageRenderer>().toEqualTypeOf<
+      (
+        message: {
+          customType: string;
+          content: string | ContentBlock[];
+          display: boolean;
+          details?: unknown;
+        },
+        options: { expanded: boolean; width: number },
+      ) => string | string[] | undefined
+    >();
+  });
+
+  it("keeps the UI requests, each resolving to undefined as no answer", () => {
+    expectTypeOf<ExtensionUI>().toEqualTypeOf<{
+      select(
+        title: string,
+        options: readonly string[],
+        opts?: UIRequestOptions,
+      ): Promise<string | undefined>;
+      confirm(
+        title: string,
+        message: string,
+        opts?: UIRequestOptions,
+      ): Promise<boolean | undefined>;
+      input(
+        title: string,
+        placeholder?: string,
+        opts?: UIRequestOptions,
+      ): Promise<string | undefined>;
+      notify(message: string, level?: "info" | "warning" | "error"): void;
+      custom<T>(component: CustomUIComponent<T>, opts?: UIRequestOptions): Promise<T | undefined>;
+    }>();
+    expectTypeOf<UIRequestOptions>().toEqualTypeOf<{ signal?: AbortSignal; timeoutMs?: number }>();
+    expectTypeOf<CustomUIComponent<number>>().toEqualTypeOf<{
+      render(width: number): string[];
+      handleKey?(key: CustomUIKey, done: (value: number) => void): void;
+    }>();
+    expectTypeOf<ExtensionUIProvider>().toEqualTypeOf<{
+      readonly interactive: boolean;
+      request(request: UIRequest, signal: AbortSignal): unknown;
+      notify(notification: UINotification): void;
+    }>();
+    expectTypeOf<UIRequest["kind"]>().toEqualTypeOf<"select" | "confirm" | "input" | "custom">();
+    expectTypeOf<UINotification>().toEqualTypeOf<{
+      extensionName: string;
+      message: string;
+      level: "info" | "warning" | "error";
+    }>();
+  });
+
+  it("keeps the session actions an app provides", () => {
+    expectTypeOf<ExtensionSessionActions>().toEqualTypeOf<{
+      model(): ExtensionModelInfo | undefined;
+      models(): ExtensionModelInfo[];
+      getContextUsage(): ContextUsage | undefined;
+      compact(instructions?: string): Promise<ExtensionCompactResult>;
+      isIdle(): boolean;
+      abort(): void;
+      waitForIdle(): Promise<void>;
+      newSession(): Promise<{ sessionId: string }>;
+      fork(entryId: string): Promise<{ sessionId: string }>;
+      navigateTree(
+        targetId: string | null,
+        options: ExtensionNavigateOptions,
+      ): Promise<ExtensionNavigateResult>;
+    }>();
+    expectTypeOf<ExtensionModelInfo>().toEqualTypeOf<{
+      provider: string;
+      id: string;
+      contextWindow?: number;
+    }>();
+    expectTypeOf<ContextUsage>().toEqualTypeOf<{
+      tokens: number;
+      contextWindow: number;
+      percent: number;
+    }>();
+    expectTypeOf<ExtensionNavigateOptions>().toEqualTypeOf<{ summarize?: boolean }>();
+    expectTypeOf<ExtensionNavigateResult>().toEqualTypeOf<{ cancelled: boolean }>();
   });
 
   it("infers tool arguments from the zod parameters", () => {
@@ -343,6 +472,7 @@ describe("ExtensionAPI", () => {
           expectTypeOf(args).toEqualTypeOf<{ path: string; limit: number }>();
           expectTypeOf(ctx).toEqualTypeOf<ToolExecutionContext>();
           expectTypeOf(ctx.toolCallId).toEqualTypeOf<string>();
+          expectTypeOf(ctx.onUpdate).toEqualTypeOf<(update: ToolProgressUpdate) => void>();
           return { content: [{ type: "text", text: args.path }], details: { size: 1 } };
         },
       });
@@ -466,6 +596,27 @@ describe("ExtensionRunner", () => {
       Promise<ToolExecutionResult>
     >();
     expectTypeOf(runner.runCommand("c", "")).toEqualTypeOf<Promise<CommandOutcome>>();
+    expectTypeOf<CommandOutcome>().toEqualTypeOf<
+      | { status: "done"; prompt?: string }
+      | { status: "unknown_command" }
+      | { status: "failed"; error: string }
+    >();
+    expectTypeOf(runner.bindUI).parameters.toEqualTypeOf<[ExtensionUIProvider | undefined]>();
+    expectTypeOf(runner.bindSessionActions).parameters.toEqualTypeOf<
+      [ExtensionSessionActions | undefined]
+    >();
+    expectTypeOf(runner.hasUI).toEqualTypeOf<boolean>();
+    expectTypeOf(runner.renderMessage).returns.toEqualTypeOf<RenderedMessage | undefined>();
+    expectTypeOf(runner.onToolUpdate).parameters.toEqualTypeOf<
+      [(update: ToolUpdateEvent) => void]
+    >();
+    expectTypeOf<ToolUpdateEvent>().toEqualTypeOf<{
+      toolCallId: string;
+      toolName: string;
+      extensionName: string;
+      content: ToolResultContent[];
+      details?: unknown;
+    }>();
     expectTypeOf(runner.bindHost).parameters.toEqualTypeOf<[ExtensionHost | undefined]>();
     expectTypeOf(runner.onError).returns.toEqualTypeOf<() => void>();
     expectTypeOf<RegisteredTool["jsonSchema"]>().toEqualTypeOf<Record<string, unknown>>();

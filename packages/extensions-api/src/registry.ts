@@ -8,6 +8,7 @@ import type {
 } from "./extension-api.js";
 import type { ExtensionOwner } from "./extension-scope.js";
 import type { FinalMetaDefinition } from "./final-meta.js";
+import type { MessageRenderer } from "./message-renderer.js";
 
 /** A tool an extension registered, as the turn runner offers it to the model. */
 export interface RegisteredTool {
@@ -60,6 +61,8 @@ export interface ExtensionRecord {
   pendingCommands: Array<{ name: string; command: ExtensionCommandDefinition }>;
   /** `requireFinalMeta` calls made while the factory runs; they wait for `active` too. */
   pendingFinalMeta: FinalMetaDefinition[];
+  /** `registerMessageRenderer` calls made while the factory runs. */
+  pendingRenderers: Array<{ customType: string; renderer: MessageRenderer }>;
 }
 
 /** A tool with what the runner needs to execute it. */

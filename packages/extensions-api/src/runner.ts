@@ -4,6 +4,7 @@ import {
   type CommandOutcome,
   type ToolExecutionOptions,
   type ToolExecutionResult,
+  type ToolUpdateEvent,
 } from "./capability-registry.js";
 import { type DiscoveryProblem, discoverExtensions, type ExtensionSource } from "./discovery.js";
 import { describeError, ExtensionApiError } from "./errors.js";
@@ -11,6 +12,7 @@ import { startFold } from "./event-precedence.js";
 import { type ExtensionEventOutcomeMap, extensionEventResultSchemas } from "./event-results.js";
 import type { ExtensionErrorEvent, ExtensionEvent, ExtensionEventName } from "./events.js";
 import type {
+  ExtensionCommandContext,
   ExtensionContext,
   ExtensionFactory,
   ExtensionHost,
@@ -18,18 +20,28 @@ import type {
 } from "./extension-api.js";
 import { createExtensionApi } from "./extension-api-binding.js";
 import { callExtension, type ExtensionCallPolicy } from "./extension-call.js";
+import { createCommandContext, createExtensionContext } from "./extension-context.js";
 import type { ExtensionOwner } from "./extension-scope.js";
 import type { RegisteredFinalMeta } from "./final-meta.js";
 import { FinalMetaRegistry } from "./final-meta-registry.js";
 import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
+import type {
+  MessageRenderOptions,
+  RenderableMessage,
+  RenderedMessage,
+} from "./message-renderer.js";
 import type {
   ExtensionRecord,
   LoadedExtension,
   RegisteredCommand,
   RegisteredTool,
 } from "./registry.js";
+import { RendererRegistry } from "./renderer-registry.js";
+import type { ExtensionSessionActions } from "./session-actions.js";
 import { copyingSessionView } from "./session-view.js";
-import { systemTimers, type TimerSeam } from "./timeout.js";
+import { DeadlineHold, systemTimers, type TimerSeam } from "./timeout.js";
+import { DEFAULT_UI_TIMEOUT_MS, type ExtensionUIProvider } from "./ui.js";
+import { hasInteractiveUI } from "./ui-requests.js";
 import { workerExtensionFactory } from "./worker-extension.js";
 
 /** How long a handler or factory may take before it is skipped, by default: 10 s. */
@@ -43,6 +55,9 @@ export const DEFAULT_BLOCK_REPORT_MS = 1_000;
 
 /** Receives every {@link ExtensionErrorEvent}. */
 export type ExtensionErrorListener = (event: ExtensionErrorEvent) => void;
+
+/** Receives every progress report of a running extension tool. */
+export type ToolUpdateListener = (update: ToolUpdateEvent) => void;
 
 /** Options of {@link ExtensionRunner}. */
 export interface ExtensionRunnerOptions {
@@ -58,6 +73,14 @@ export interface ExtensionRunnerOptions {
   includeProject?: boolean;
   /** The session side; can be bound later with {@link ExtensionRunner.bindHost}. */
   host?: ExtensionHost;
+  /** How extensions talk to the user; can be bound later with {@link ExtensionRunner.bindUI}. */
+  ui?: ExtensionUIProvider;
+  /** The app's session actions; can be bound later with {@link ExtensionRunner.bindSessionActions}. */
+  sessionActions?: ExtensionSessionActions;
+  /** How long a UI request waits for an answer, in ms. Default {@link DEFAULT_UI_TIMEOUT_MS}; 0 for no limit. */
+  uiTimeoutMs?: number;
+  /** Makes UI request ids; a seam for tests (default: random UUIDs). */
+  generateId?: () => string;
   /** Per handler and per factory, in ms. Default {@link DEFAULT_HANDLER_TIMEOUT_MS}; 0 for none. */
   handlerTimeoutMs?: number;
   /**
@@ -117,14 +140,30 @@ export class ExtensionRunner {
   private readonly records: ExtensionRecord[] = [];
   private readonly capabilities = new CapabilityRegistry({
     report: (record, event, kind, error) => this.report(record, event, kind, error),
-    context: (record, signal, extra) => this.context(record, signal, extra),
+    context: (record, signal) => this.context(record, signal),
+    commandContext: (record, signal) => this.commandContext(record, signal),
+    toolUpdate: (update) => {
+      for (const listener of [...this.toolUpdateListeners]) {
+        try {
+          listener(update);
+        } catch {
+          // A failing listener must not stop the tool.
+        }
+      }
+    },
     call: (record, origin, what, run) =>
       callExtension(record.owner, origin, what, run, { ...this.policy(record), timeoutMs: 0 }),
   });
   private readonly finalMeta = new FinalMetaRegistry((record, kind, error) =>
     this.report(record, "final_meta", kind, error),
   );
+  private readonly renderers = new RendererRegistry((record, kind, error) =>
+    this.report(record, "renderer", kind, error),
+  );
   private readonly errorListeners = new Set<ExtensionErrorListener>();
+  private readonly toolUpdateListeners = new Set<ToolUpdateListener>();
+  private ui: ExtensionUIProvider | undefined;
+  private actions: ExtensionSessionActions | undefined;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
   private readonly blockReportMs: number;
@@ -143,6 +182,8 @@ export class ExtensionRunner {
     this.timers = options.timers ?? systemTimers;
     this.importModule = options.importModule;
     this.host = options.host;
+    this.ui = options.ui;
+    this.actions = options.sessionActions;
     if (options.onError) this.errorListeners.add(options.onError);
   }
 
@@ -247,6 +288,52 @@ export class ExtensionRunner {
     this.host = host;
   }
 
+  /**
+   * Sets (or, with `undefined`, removes) how extensions talk to the user. Without one, or
+   * with one that is not `interactive`, `ctx.hasUI` is false and requests resolve to
+   * `undefined` at once.
+   */
+  bindUI(ui: ExtensionUIProvider | undefined): void {
+    this.ui = ui;
+  }
+
+  /** Whether extensions can ask the user now (`ctx.hasUI`). */
+  get hasUI(): boolean {
+    return hasInteractiveUI(this.ui);
+  }
+
+  /**
+   * Sets (or removes) the app's session actions behind `ctx.compact`, `ctx.newSession`,
+   * `ctx.fork`, `ctx.navigateTree`, `ctx.model` and the others. `AgentHost` binds itself.
+   */
+  bindSessionActions(actions: ExtensionSessionActions | undefined): void {
+    this.actions = actions;
+  }
+
+  /**
+   * How an app shows a `custom_message`: the lines of its type's renderer, or `undefined`
+   * for the default view (no renderer, a failing renderer) or a hidden message
+   * (`display: false`). A renderer that throws or returns something else than text is
+   * reported (`renderer`) and the default view is used.
+   */
+  renderMessage(
+    message: RenderableMessage,
+    options: Partial<MessageRenderOptions> = {},
+  ): RenderedMessage | undefined {
+    return this.renderers.render(message, { expanded: false, width: 80, ...options });
+  }
+
+  /** The `custom_message` types extensions render, in registration order. */
+  getMessageRendererTypes(): string[] {
+    return this.renderers.types();
+  }
+
+  /** Listens to the progress of every running extension tool; returns a remover. */
+  onToolUpdate(listener: ToolUpdateListener): () => void {
+    this.toolUpdateListeners.add(listener);
+    return () => this.toolUpdateListeners.delete(listener);
+  }
+
   /** Adds an error listener; returns a function that removes it. */
   onError(listener: ExtensionErrorListener): () => void {
     this.errorListeners.add(listener);
@@ -274,13 +361,15 @@ export class ExtensionRunner {
     chain: for (const record of [...this.records]) {
       for (const handler of [...(record.handlers.get(type) ?? [])]) {
         if (record.state !== "active") break;
-        const ctx = this.context(record, options.signal);
+        // Waiting for the user's answer does not count against the handler's deadline.
+        const hold = new DeadlineHold();
+        const ctx = this.context(record, options.signal, hold);
         const call = await callExtension(
           record.owner,
           type,
           `the ${type} handler`,
           () => handler(fold.current() as never, ctx),
-          this.policy(record),
+          { ...this.policy(record), hold },
         );
         if (call.status === "error") {
           this.report(
@@ -373,6 +462,7 @@ export class ExtensionRunner {
       pendingTools: [],
       pendingCommands: [],
       pendingFinalMeta: [],
+      pendingRenderers: [],
     };
     const api = createExtensionApi(record, {
       cwd: this.cwd,
@@ -381,6 +471,7 @@ export class ExtensionRunner {
       addTool: (tool) => this.capabilities.addTool(record, tool),
       addCommand: (name, command) => this.capabilities.addCommand(record, name, command),
       addFinalMeta: (definition) => this.finalMeta.add(record, definition),
+      addRenderer: (customType, renderer) => this.renderers.add(record, customType, renderer),
       isShutDown: () => this.shutDown,
       lifetimeSignal: () => this.lifetime.signal,
     });
@@ -416,24 +507,37 @@ export class ExtensionRunner {
       this.capabilities.addCommand(record, name, command);
     for (const definition of record.pendingFinalMeta.splice(0))
       this.finalMeta.add(record, definition);
+    for (const { customType, renderer } of record.pendingRenderers.splice(0))
+      this.renderers.add(record, customType, renderer);
     return this.describe(record);
   }
 
   private context(
     record: ExtensionRecord,
     signal: AbortSignal | undefined,
-    extra: Record<string, unknown> = {},
+    hold?: DeadlineHold,
   ): ExtensionContext {
-    const runner = this;
-    return {
-      extensionName: record.name,
-      cwd: this.cwd,
-      get session() {
-        return runner.sessionView();
+    return createExtensionContext(
+      {
+        extensionName: record.name,
+        cwd: this.cwd,
+        session: () => this.sessionView(),
+        ui: () => this.ui,
+        actions: () => this.actions,
+        uiTimeoutMs: this.options.uiTimeoutMs ?? DEFAULT_UI_TIMEOUT_MS,
+        timers: this.timers,
+        nextUIRequestId: this.options.generateId ?? (() => crypto.randomUUID()),
+        lifetime: this.lifetime.signal,
       },
-      signal,
-      ...extra,
-    };
+      { signal, ...(hold ? { hold } : {}) },
+    );
+  }
+
+  private commandContext(
+    record: ExtensionRecord,
+    signal: AbortSignal | undefined,
+  ): ExtensionCommandContext {
+    return createCommandContext(this.context(record, signal), () => this.actions);
   }
 
   private describe(record: ExtensionRecord): LoadedExtension {

@@ -17,6 +17,39 @@ export type GuardedCall<T> =
   | { status: "timeout" };
 
 /**
+ * Time that does not count against a call's deadline: while a hold is open (an extension
+ * waits for the user's answer), the deadline is off; when the last hold ends, the call gets
+ * a fresh full window.
+ */
+export class DeadlineHold {
+  private holds = 0;
+  private listener: ((held: boolean) => void) | undefined;
+
+  /** Whether a wait is under way. */
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
+  /** Starts a wait that does not count; returns the function that ends it (idempotent). */
+  begin(): () => void {
+    this.holds++;
+    if (this.holds === 1) this.listener?.(true);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.holds--;
+      if (this.holds === 0) this.listener?.(false);
+    };
+  }
+
+  /** @internal The guarded call listens here. */
+  watch(listener: ((held: boolean) => void) | undefined): void {
+    this.listener = listener;
+  }
+}
+
+/**
  * Calls `run` and settles with its value, its error (thrown or rejected), or a timeout,
  * whichever comes first. A late settlement after a timeout is swallowed.
  * @param timeoutMs - no limit when not a positive finite number
@@ -25,15 +58,27 @@ export function callWithTimeout<T>(
   run: () => T | PromiseLike<T>,
   timeoutMs: number,
   timers: TimerSeam,
+  hold?: DeadlineHold,
 ): Promise<GuardedCall<Awaited<T>>> {
   return new Promise((resolve) => {
     let settled = false;
     let handle: unknown;
     let armed = false;
+    const disarm = () => {
+      if (armed) timers.clearTimeout(handle);
+      armed = false;
+    };
+    const arm = () => {
+      disarm();
+      if (settled || hold?.held) return;
+      armed = true;
+      handle = timers.setTimeout(() => finish({ status: "timeout" }), timeoutMs);
+    };
     const finish = (outcome: GuardedCall<Awaited<T>>) => {
       if (settled) return;
       settled = true;
-      if (armed) timers.clearTimeout(handle);
+      disarm();
+      hold?.watch(undefined);
       resolve(outcome);
     };
     let result: T | PromiseLike<T>;
@@ -48,8 +93,8 @@ export function callWithTimeout<T>(
       return;
     }
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      armed = true;
-      handle = timers.setTimeout(() => finish({ status: "timeout" }), timeoutMs);
+      hold?.watch((held) => (held ? disarm() : arm()));
+      arm();
     }
     Promise.resolve(result).then(
       (value) => finish({ status: "ok", value }),

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { ExtensionErrorEvent } from "./events.js";
+import type { MessageRenderer, RenderableMessage } from "./message-renderer.js";
+import { ExtensionRunner } from "./runner.js";
+
+async function rendering(renderers: Record<string, MessageRenderer>) {
+  const errors: ExtensionErrorEvent[] = [];
+  const runner = new ExtensionRunner({ cwd: "/p", onError: (error) => errors.push(error) });
+  await runner.addExtension("todo", (arbor) => {
+    for (const [type, renderer] of Object.entries(renderers))
+      arbor.registerMessageRenderer(type, renderer);
+  });
+  return { runner, errors };
+}
+
+const message = (
+  customType: string,
+  extra: Partial<RenderableMessage> = {},
+): RenderableMessage => ({
+  customType,
+  content: "two items",
+  display: true,
+  details: { items: ["milk", "eggs"] },
+  ...extra,
+});
+
+describe("registerMessageRenderer", () => {
+  it("renders messages of its type with the options the app gives", async () => {
+    const { runner } = await rendering({
+      "todo-list": (m, options) => [
+        ...(m.details as { items: string[] }).items.map((item) => `[ ] ${item}`),
+        `width ${options.width}, ${options.expanded ? "expanded" : "collapsed"}`,
+      ],
+    });
+    expect(runner.renderMessage(message("todo-list"), { width: 40, expanded: true })).toEqual({
+      lines: ["[ ] milk", "[ ] eggs", "width 40, expanded"],
+      extensionName: "todo",
+    });
+    expect(runner.getMessageRendererTypes()).toEqual(["todo-list"]);
+  });
+
+  it("splits a string into lines", async () => {
+    const { runner } = await rendering({ note: () => "one\ntwo" });
+    expect(runner.renderMessage(message("note"))?.lines).toEqual(["one", "two"]);
+  });
+
+  it("keeps display:false messages hidden and leaves other types to the default view", async () => {
+    const { runner } = await rendering({ note: () => "shown" });
+    expect(runner.renderMessage(message("note", { display: false }))).toBeUndefined();
+    expect(runner.renderMessage(message("other"))).toBeUndefined();
+  });
+
+  it("a renderer that edits the message changes nothing the app holds", async () => {
+    const { runner } = await rendering({
+      note: (m) => {
+        (m.details as { items: string[] }).items.push("hacked");
+        return "x";
+      },
+    });
+    const held = message("note");
+    runner.renderMessage(held);
+    expect(held.details).toEqual({ items: ["milk", "eggs"] });
+  });
+
+  it.each([
+    [
+      "throws",
+      () => {
+        throw new Error("boom");
+      },
+      "threw",
+    ],
+    ["returns a number", () => 42 as never, "invalid_return"],
+    ["returns lines with a number", () => ["a", 1] as never, "invalid_return"],
+    ["returns an object", () => ({ lines: [] }) as never, "invalid_return"],
+  ] as Array<[string, MessageRenderer, string]>)(
+    "a renderer that %s falls back to the default view and is reported",
+    async (_name, renderer, kind) => {
+      const { runner, errors } = await rendering({ note: renderer });
+      expect(runner.renderMessage(message("note"))).toBeUndefined();
+      expect(errors).toMatchObject([{ extensionName: "todo", event: "renderer", kind }]);
+    },
+  );
+
+  it("the first registration of a type wins; the second is reported", async () => {
+    const errors: ExtensionErrorEvent[] = [];
+    const runner = new ExtensionRunner({ cwd: "/p", onError: (error) => errors.push(error) });
+    await runner.addExtension("a", (arbor) => arbor.registerMessageRenderer("note", () => "a"));
+    await runner.addExtension("b", (arbor) => arbor.registerMessageRenderer("note", () => "b"));
+    expect(runner.renderMessage(message("note"))?.lines).toEqual(["a"]);
+    expect(errors).toMatchObject([{ extensionName: "b", event: "renderer", kind: "collision" }]);
+  });
+
+  it.each([
+    ["an empty type", "", () => "x"],
+    ["a renderer that is not a function", "note", "x"],
+  ] as Array<[string, string, MessageRenderer]>)(
+    "refuses %s at registration",
+    async (_n, type, renderer) => {
+      const errors: ExtensionErrorEvent[] = [];
+      const runner = new ExtensionRunner({ cwd: "/p", onError: (error) => errors.push(error) });
+      await runner.addExtension("bad", (arbor) => arbor.registerMessageRenderer(type, renderer));
+      expect(errors).toMatchObject([{ extensionName: "bad", event: "load", kind: "load_failed" }]);
+      expect(errors[0]?.error).toContain("registerMessageRenderer");
+      expect(runner.getMessageRendererTypes()).toEqual([]);
+    },
+  );
+});
