@@ -128,6 +128,26 @@ describe("approvals in the app", () => {
 });
 
 describe("approvals in arbor run", () => {
+  it("asks on the terminal when there is one: a yes runs the command, a no does not", async () => {
+    for (const [answer, expected] of [
+      ["n", undefined],
+      ["y", "ran\n"],
+    ] as const) {
+      const terminal = TmuxTerminal.start({
+        cwd: sandbox.project,
+        env: sandbox.env(server.openaiBaseURL),
+        args: ["run", "run please"],
+      });
+      terminals.push(terminal);
+      const question = await terminal.waitFor("[y]es / [n]o / [a]lways for this project?");
+      expect(question).toContain("Allow bash: echo ran >> ran.txt");
+      terminal.type(answer);
+      terminal.press("Enter");
+      expect(await terminal.exitCode(20_000)).toBe(0);
+      expect(await readProject("ran.txt")).toBe(expected);
+    }
+  });
+
   const arbor = (args: string[]) =>
     runArbor(args, { cwd: sandbox.project, env: sandbox.env(server.openaiBaseURL) });
 
