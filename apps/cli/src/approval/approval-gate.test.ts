@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScriptedModel } from "@arbor/providers/test";
 import { createSession, isEntryOfType, messageText } from "@arbor/session-store";
-import { AgentSession } from "@arbor/turn-runner";
+import { AgentSession, type AgentTool, defineTool } from "@arbor/turn-runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { workspaceTools } from "../agent/workspace-tools.js";
 import { ApprovalError } from "./approval-error.js";
 import { type ApprovalAsker, ApprovalGate } from "./approval-gate.js";
@@ -212,5 +213,38 @@ describe("ApprovalGate in a session", () => {
     expect(
       ((await readApprovalFile(approvalFile).catch((e: unknown) => e)) as Error).message,
     ).toContain("is not JSON");
+  });
+});
+
+describe("ApprovalGate and tool timeouts", () => {
+  const slowTool = (delayMs: number) =>
+    defineTool({
+      name: "write",
+      description: "test",
+      parameters: z.object({ path: z.string() }),
+      timeoutMs: 200,
+      execute: (_args, { signal }) =>
+        new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => resolve("written"), delayMs);
+          signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(new Error("stopped"));
+          });
+        }),
+    });
+  const context = () => ({ signal: new AbortController().signal, toolCallId: "c1" });
+
+  it("does not count the wait for the user's answer against the tool's timeout, and keeps that timeout for the run", async () => {
+    const gate = new ApprovalGate({
+      mode: "ask",
+      approvalFile,
+      projectRealPath: project,
+      ask: () => new Promise((resolve) => setTimeout(() => resolve("yes"), 1000)),
+    });
+    const [fast] = gate.wrap([slowTool(10) as unknown as AgentTool]);
+    expect(fast?.timeoutMs).toBeGreaterThan(3_600_000);
+    expect(await fast?.execute({ path: "a" }, context())).toBe("written");
+    const [slow] = gate.wrap([slowTool(5_000) as unknown as AgentTool]);
+    await expect(slow?.execute({ path: "a" }, context())).rejects.toThrow("timed out after 200 ms");
   });
 });
