@@ -1,4 +1,4 @@
-import type { SessionStartReason } from "@arbor/extensions-api";
+import type { CommandOutcome, SessionStartReason, ToolUpdateListener } from "@arbor/extensions-api";
 import type { ImagePart, Model, ReasoningLevel } from "@arbor/providers";
 import { FileSessionStore, isEntryOfType, type Session } from "@arbor/session-store";
 import {
@@ -24,6 +24,7 @@ import {
 } from "./build-agent.js";
 import { withDefaultReasoning } from "./default-reasoning.js";
 import type { AgentHostOptions, SessionChoice } from "./host-options.js";
+import { hostSessionActions } from "./host-session-actions.js";
 import { type AgentHostState, deriveHostState, type HostActivity } from "./host-state.js";
 import { checkSessionChoice, checkStoreChoice, openSessionChoice } from "./session-choice.js";
 
@@ -57,6 +58,8 @@ export class AgentHost {
   private closing: Promise<void> | undefined;
   private readonly runListeners = new Set<(run: AgentRun) => void>();
   private readonly sessionListeners = new Set<(session: Session) => void>();
+  /** Runs under way (prompts and runs extensions started), for {@link waitForIdle}. */
+  private readonly runs = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly setup: HostSetup,
@@ -102,6 +105,10 @@ export class AgentHost {
       const host = new AgentHost(setup, session, agent);
       host.follow(agent);
       if (options.onRun) host.onRun(options.onRun);
+      if (options.extensions) {
+        if (options.ui) options.extensions.bindUI(options.ui);
+        options.extensions.bindSessionActions(hostSessionActions(host));
+      }
       const reason =
         options.startReason ?? (options.sessionId !== undefined ? "resume" : "startup");
       await agent.extensions?.start(reason);
@@ -163,7 +170,59 @@ export class AgentHost {
    */
   prompt(text: string, images?: readonly ImagePart[]): AgentRun {
     this.assertIdle("prompt");
-    return this.currentAgent.prompt(text, images);
+    return this.track(this.currentAgent.prompt(text, images));
+  }
+
+  /**
+   * Runs an extension's `/command`. When the command returns text, the host sends it as
+   * the next prompt and returns that run beside the outcome.
+   * @returns the outcome; `run` when the command asked for a prompt
+   */
+  async runCommand(
+    name: string,
+    args = "",
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ outcome: CommandOutcome; run?: AgentRun }> {
+    const extensions = this.currentAgent.extensions;
+    if (!extensions) return { outcome: { status: "unknown_command" } };
+    const outcome = await extensions.runCommand(name, args, options);
+    if (outcome.status !== "done" || outcome.prompt === undefined) return { outcome };
+    return { outcome, run: this.prompt(outcome.prompt) };
+  }
+
+  /** Calls `listener` with every progress report of a running extension tool; returns a remover. */
+  onToolUpdate(listener: ToolUpdateListener): () => void {
+    return this.setup.options.extensions?.onToolUpdate(listener) ?? (() => false);
+  }
+
+  /** Resolves once no prompt, extension run or change (navigate, compact, fork, switch) runs. */
+  async waitForIdle(): Promise<void> {
+    while (this.state().busy !== undefined && !this.closing) {
+      const under = [...this.runs, ...(this.pending ? [this.pending] : [])];
+      // A run started outside the host (the agent directly) is polled for.
+      const wait = under.length > 0 ? Promise.race(under) : delay(10);
+      await wait.catch(() => undefined);
+    }
+  }
+
+  /** The models the definition's targets name, those the host can build. */
+  catalogue(): Model[] {
+    return this.definition.models.flatMap((target) => {
+      try {
+        return [modelFor(this.setup.options, target)];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /**
+   * Leaves the current session for a new, empty one in the same project folder (reason
+   * `new`); see {@link switchSession}.
+   */
+  newSession(): Promise<Session> {
+    const cwd = this.currentSession.getHeader().cwd ?? this.setup.options.extensions?.cwd ?? ".";
+    return this.switchSession({ create: { cwd } });
   }
 
   /** Asks the running prompt to finish gracefully with one final turn; nothing when idle. */
@@ -303,6 +362,7 @@ export class AgentHost {
       await step().catch((error: unknown) => failures.push(error));
     };
     await attempt(() => this.currentAgent.shutdown());
+    this.setup.options.extensions?.bindSessionActions(undefined);
     await attempt(() => this.currentSession.close());
     if (this.setup.mcp) await attempt(() => (this.setup.mcp as McpConnections).close());
     if (this.setup.ownsStore) await attempt(() => this.setup.store.close());
@@ -330,8 +390,19 @@ export class AgentHost {
 
   private follow(agent: AgentSession): void {
     agent.extensions?.onRun((run) => {
+      this.track(run);
       for (const listener of this.runListeners) listener(run);
     });
+  }
+
+  private track(run: AgentRun): AgentRun {
+    const settled = run.result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.runs.add(settled);
+    void settled.then(() => this.runs.delete(settled));
+    return run;
   }
 
   private async busyWith<T>(activity: HostActivity, work: () => Promise<T>): Promise<T> {
@@ -362,6 +433,10 @@ export class AgentHost {
       );
     }
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function userText(content: unknown): string {

@@ -1,4 +1,8 @@
-import type { ExtensionRunner, SessionStartReason } from "@arbor/extensions-api";
+import type {
+  ExtensionRunner,
+  ExtensionUIProvider,
+  SessionStartReason,
+} from "@arbor/extensions-api";
 import type { Model } from "@arbor/providers";
 import type { CreateStoredSessionOptions, SessionStore } from "@arbor/session-store";
 import type { TtsrManagerOptions, TtsrRule } from "@arbor/ttsr";
@@ -52,6 +56,13 @@ export type AgentHostOptions = StoreChoice &
     tools?: readonly AgentTool[];
     /** Extensions; the host drives their session lifecycle and loads the definition's. */
     extensions?: ExtensionRunner;
+    /**
+     * How extensions talk to the user (`ctx.ui`): the terminal app's dialogs, a server's
+     * `ui_request` events, a test's `ScriptedExtensionUI`. Bound into `extensions` at open;
+     * without it, requests resolve to no answer (`ctx.hasUI` is false) unless the app bound
+     * one into the runner itself.
+     */
+    ui?: ExtensionUIProvider;
     /** The app's stream rules, added before the definition's own. */
     rules?: readonly TtsrRule[];
     /** The stream-rule manager's policy (repeat defaults, interrupt budgets, silencing). */
