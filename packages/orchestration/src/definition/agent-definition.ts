@@ -28,6 +28,18 @@ export const agentLimitsSchema = z.strictObject({
   maxOutputTokens: count(10_000_000).optional(),
   /** Sampling temperature. */
   temperature: z.number().min(0).max(2).optional(),
+  /** Nucleus sampling: the probability mass the model samples from, 0 to 1. */
+  topP: z.number().min(0).max(1).optional(),
+  /** Sample among this many most likely tokens (servers that support it). */
+  topK: count(1_000_000).optional(),
+  /** Penalty on tokens by how often they appeared, -2 to 2 (OpenAI-compatible servers). */
+  frequencyPenalty: z.number().min(-2).max(2).optional(),
+  /** Penalty on tokens that appeared at all, -2 to 2 (OpenAI-compatible servers). */
+  presencePenalty: z.number().min(-2).max(2).optional(),
+  /** A seed for repeatable sampling where the server supports it. */
+  seed: z.number().int().refine(Number.isSafeInteger, "must be a safe integer").optional(),
+  /** Sequences that end an answer, 1 to 16. */
+  stop: z.array(z.string().min(1)).min(1).max(16).optional(),
 });
 
 const agentPathList = z

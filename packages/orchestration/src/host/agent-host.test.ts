@@ -209,6 +209,29 @@ describe("AgentHost", () => {
     expect(() => defineAgent({ ...rest, systemPrompt: "  \n" })).toThrow(/system prompt is empty/);
   });
 
+  it("sends the definition's sampling knobs with every request", async () => {
+    const base = scriptedHostOptions(["hello"]);
+    const sampling = {
+      temperature: 0.2,
+      topP: 0.9,
+      topK: 40,
+      frequencyPenalty: 0.5,
+      presencePenalty: -0.5,
+      seed: 7,
+      stop: ["END"],
+    };
+    const definition = defineAgent({ ...base.options.definition, limits: sampling });
+    const host = await AgentHost.open({ ...base.options, definition });
+    await host.prompt("hi").result;
+    expect(base.model.requests[0]).toMatchObject(sampling);
+    await host.close();
+    for (const limits of [{ topP: 1.5 }, { frequencyPenalty: 3 }, { seed: 0.5 }, { stop: [] }]) {
+      expect(() => defineAgent({ ...base.options.definition, limits })).toThrow(
+        new RegExp(`limits\\.${Object.keys(limits)[0]}`),
+      );
+    }
+  });
+
   it("uses the definition's thinking level until the session chooses one", async () => {
     const base = scriptedHostOptions(["one", "two", "three"]);
     const definition = defineAgent({ ...base.options.definition, thinking: "medium" });
