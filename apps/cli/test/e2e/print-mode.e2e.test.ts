@@ -125,7 +125,7 @@ describe("print mode", () => {
       "Be brief.",
       "what is the system prompt",
     ]);
-    expect(appended.code).toBe(0);
+    expect(appended.code, appended.stderr).toBe(0);
     expect(lastSystemPrompt()).toContain("From the config.\n\nBe brief.");
     const replaced = await arbor([
       "-p",
