@@ -163,6 +163,8 @@ export class ExtensionRunner {
   private readonly errorListeners = new Set<ExtensionErrorListener>();
   private readonly toolUpdateListeners = new Set<ToolUpdateListener>();
   private ui: ExtensionUIProvider | undefined;
+  /** Open while any UI request waits for the user: handler deadlines are paused. */
+  private readonly userWait = new DeadlineHold();
   private actions: ExtensionSessionActions | undefined;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
@@ -361,15 +363,15 @@ export class ExtensionRunner {
     chain: for (const record of [...this.records]) {
       for (const handler of [...(record.handlers.get(type) ?? [])]) {
         if (record.state !== "active") break;
-        // Waiting for the user's answer does not count against the handler's deadline.
-        const hold = new DeadlineHold();
-        const ctx = this.context(record, options.signal, hold);
+        const ctx = this.context(record, options.signal);
         const call = await callExtension(
           record.owner,
           type,
           `the ${type} handler`,
           () => handler(fold.current() as never, ctx),
-          { ...this.policy(record), hold },
+          // Waiting for the user (a handler's own question, or one queued behind another's)
+          // does not count against the handler's deadline.
+          { ...this.policy(record), hold: this.userWait },
         );
         if (call.status === "error") {
           this.report(
@@ -512,11 +514,7 @@ export class ExtensionRunner {
     return this.describe(record);
   }
 
-  private context(
-    record: ExtensionRecord,
-    signal: AbortSignal | undefined,
-    hold?: DeadlineHold,
-  ): ExtensionContext {
+  private context(record: ExtensionRecord, signal: AbortSignal | undefined): ExtensionContext {
     return createExtensionContext(
       {
         extensionName: record.name,
@@ -529,7 +527,7 @@ export class ExtensionRunner {
         nextUIRequestId: this.options.generateId ?? (() => crypto.randomUUID()),
         lifetime: this.lifetime.signal,
       },
-      { signal, ...(hold ? { hold } : {}) },
+      { signal, hold: this.userWait },
     );
   }
 

@@ -17,13 +17,13 @@ export type GuardedCall<T> =
   | { status: "timeout" };
 
 /**
- * Time that does not count against a call's deadline: while a hold is open (an extension
- * waits for the user's answer), the deadline is off; when the last hold ends, the call gets
- * a fresh full window.
+ * Time that does not count against handler deadlines: while a hold is open (an extension
+ * waits for the user's answer), the deadlines of the calls watching it are off; when the
+ * last hold ends, each of those calls gets a fresh full window.
  */
 export class DeadlineHold {
   private holds = 0;
-  private listener: ((held: boolean) => void) | undefined;
+  private readonly listeners = new Set<(held: boolean) => void>();
 
   /** Whether a wait is under way. */
   get held(): boolean {
@@ -33,19 +33,24 @@ export class DeadlineHold {
   /** Starts a wait that does not count; returns the function that ends it (idempotent). */
   begin(): () => void {
     this.holds++;
-    if (this.holds === 1) this.listener?.(true);
+    if (this.holds === 1) this.tell(true);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.holds--;
-      if (this.holds === 0) this.listener?.(false);
+      if (this.holds === 0) this.tell(false);
     };
   }
 
-  /** @internal The guarded call listens here. */
-  watch(listener: ((held: boolean) => void) | undefined): void {
-    this.listener = listener;
+  /** Calls `listener` when the first hold begins and the last ends; returns a remover. */
+  watch(listener: (held: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(held: boolean): void {
+    for (const listener of [...this.listeners]) listener(held);
   }
 }
 
@@ -64,6 +69,7 @@ export function callWithTimeout<T>(
     let settled = false;
     let handle: unknown;
     let armed = false;
+    let unwatch: (() => void) | undefined;
     const disarm = () => {
       if (armed) timers.clearTimeout(handle);
       armed = false;
@@ -78,7 +84,7 @@ export function callWithTimeout<T>(
       if (settled) return;
       settled = true;
       disarm();
-      hold?.watch(undefined);
+      unwatch?.();
       resolve(outcome);
     };
     let result: T | PromiseLike<T>;
@@ -93,7 +99,7 @@ export function callWithTimeout<T>(
       return;
     }
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      hold?.watch((held) => (held ? disarm() : arm()));
+      unwatch = hold?.watch((held) => (held ? disarm() : arm()));
       arm();
     }
     Promise.resolve(result).then(

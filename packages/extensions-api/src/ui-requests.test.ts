@@ -329,3 +329,36 @@ describe("ScriptedExtensionUI", () => {
     expect(() => unused.assertDone()).toThrow(/1 scripted answer\(s\) were never asked for/);
   });
 });
+
+describe("handlers queued behind a question", () => {
+  it("a handler waiting behind another's dialog is not timed out", async () => {
+    const provider: ExtensionUIProvider = {
+      interactive: true,
+      request: () => new Promise((resolve) => setTimeout(() => resolve(true), 200)),
+      notify: () => undefined,
+    };
+    const errors: ExtensionErrorEvent[] = [];
+    const runner = new ExtensionRunner({
+      cwd: "/p",
+      ui: provider,
+      handlerTimeoutMs: 40,
+      onError: (error) => errors.push(error),
+    });
+    let queue: Promise<unknown> = Promise.resolve();
+    await runner.addExtension("serial", (arbor) =>
+      arbor.on("tool_call", (_event, ctx) => {
+        const turn = queue.then(async () =>
+          (await ctx.ui.confirm("Run?", "")) === true ? undefined : { block: true, reason: "no" },
+        );
+        queue = turn;
+        return turn;
+      }),
+    );
+    runner.bindHost(await FakeExtensionHost.create());
+    const call = (id: string) =>
+      runner.emit({ type: "tool_call", toolCallId: id, toolName: "bash", input: {} });
+    const outcomes = await Promise.all([call("1"), call("2")]);
+    expect(outcomes).toEqual([{ blocked: false }, { blocked: false }]);
+    expect(errors).toEqual([]);
+  });
+});
