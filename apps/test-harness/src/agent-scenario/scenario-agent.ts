@@ -12,6 +12,7 @@ export type ScenarioAgent = Pick<
   | "fork"
   | "setThinkingLevel"
   | "compact"
+  | "runCommand"
   | "close"
   | "session"
   | "agent"

@@ -2,10 +2,12 @@ import {
   type CommandOutcome,
   EXTENSION_EVENT_NAMES,
   type ExtensionAPI,
+  type ExtensionContext,
   type ExtensionErrorEvent,
   type ExtensionEvent,
   ExtensionRunner,
 } from "@arbor/extensions-api";
+import { ScriptedExtensionUI } from "@arbor/extensions-api/test";
 import { z } from "zod";
 import { harnessFixturePath } from "./harness-fixture.js";
 import { matchesSubset } from "./subset-match.js";
@@ -51,6 +53,35 @@ export const scenarioExtensionHandlerSchema = z
       .optional(),
     /** Sets the session title (`setTitle`) when it acts. */
     setTitle: z.string().min(1).optional(),
+    /**
+     * Asks the user (`ctx.ui.select/confirm/input`) when it acts; the answer (or `null` for
+     * none) is logged as a `ui_answer:<json>` event.
+     */
+    ask: z
+      .discriminatedUnion("kind", [
+        z
+          .object({ kind: z.literal("select"), title: z.string(), options: z.array(z.string()) })
+          .strict(),
+        z
+          .object({
+            kind: z.literal("confirm"),
+            title: z.string(),
+            message: z.string().default(""),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal("input"),
+            title: z.string(),
+            placeholder: z.string().optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+    /** With `ask` on `tool_call`: blocks the call unless the answer equals this value. */
+    blockUnless: z.union([z.string(), z.boolean()]).optional(),
+    /** Shows a notification (`ctx.ui.notify`) when it acts. */
+    notify: z.string().min(1).optional(),
     /** Throws an Error with this message (after the calls above). */
     throws: z.string().optional(),
     /** Never settles: the runner's handler timeout must skip it. */
@@ -73,12 +104,35 @@ export const scenarioExtensionSchema = z
     message: "an extension has either a module or scripted handlers (on), not both",
   });
 
+/**
+ * One scripted answer of the user, for the request of its kind, in order:
+ * `{ select: b }`, `{ confirm: true }`, `{ input: text }`, `{ custom: value }`,
+ * `{ dismiss: true }` (closed: no answer) or `{ ignore: true }` (nobody answers: the
+ * request times out or is cancelled).
+ */
+export const scenarioUIAnswerSchema = z.union([
+  z.object({ select: z.string() }).strict(),
+  z.object({ confirm: z.boolean() }).strict(),
+  z.object({ input: z.string() }).strict(),
+  z.object({ custom: z.unknown() }).strict(),
+  z.object({ dismiss: z.literal(true) }).strict(),
+  z.object({ ignore: z.literal(true) }).strict(),
+]);
+
 /** The extensions of an agent scenario. */
 export const scenarioExtensionsSchema = z
   .object({
     /** The runner's handler timeout, in ms. */
     timeoutMs: z.number().int().positive().default(1000),
     load: z.array(scenarioExtensionSchema).default([]),
+    /**
+     * The user's answers to the extensions' UI requests, in order (a scripted, interactive
+     * UI). Without it there is no UI: `ctx.hasUI` is false and every request resolves to no
+     * answer. Every answer must be asked for, and nothing more, or the scenario fails.
+     */
+    ui: z.array(scenarioUIAnswerSchema).optional(),
+    /** How long a UI request waits, in ms (the runner's `uiTimeoutMs`). */
+    uiTimeoutMs: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -125,6 +179,14 @@ export const expectedExtensionsSchema = z
       .optional(),
     /** The outcome of each prompt's `command`, in order. */
     commands: z.array(z.record(z.string(), z.unknown())).optional(),
+    /** What the scripted UI was asked and shown, in order, each matched as a subset. */
+    ui: z
+      .object({
+        requests: z.array(z.record(z.string(), z.unknown())).optional(),
+        notifications: z.array(z.record(z.string(), z.unknown())).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -146,6 +208,8 @@ export class ExtensionLog {
   readonly events: RecordedExtensionEvent[] = [];
   readonly errors: ExtensionErrorEvent[] = [];
   readonly commands: CommandOutcome[] = [];
+  /** The scripted UI, when the scenario scripts answers; shared by every runner of the scenario. */
+  ui: ScriptedExtensionUI | undefined;
 
   /** Labels of every event, runs of `message_update` collapsed to one. */
   labels(): string[] {
@@ -201,7 +265,26 @@ function recorder(log: ExtensionLog) {
   };
 }
 
-async function act(arbor: ExtensionAPI, handler: ScenarioHandler): Promise<unknown> {
+async function act(
+  arbor: ExtensionAPI,
+  handler: ScenarioHandler,
+  ctx: ExtensionContext,
+  log: ExtensionLog,
+): Promise<unknown> {
+  if (handler.notify !== undefined) ctx.ui.notify(handler.notify);
+  let answer: unknown;
+  if (handler.ask) {
+    const { ask } = handler;
+    answer =
+      ask.kind === "select"
+        ? await ctx.ui.select(ask.title, ask.options)
+        : ask.kind === "confirm"
+          ? await ctx.ui.confirm(ask.title, ask.message)
+          : await ctx.ui.input(ask.title, ask.placeholder);
+    log.record(`ui_answer:${JSON.stringify(answer ?? null)}`, { answer: answer ?? null });
+    if (handler.blockUnless !== undefined && answer !== handler.blockUnless)
+      return { block: true, reason: `the user answered ${JSON.stringify(answer ?? null)}` };
+  }
   if (handler.appendEntry) {
     await arbor.appendEntry(handler.appendEntry.customType, handler.appendEntry.data);
   }
@@ -225,15 +308,15 @@ async function act(arbor: ExtensionAPI, handler: ScenarioHandler): Promise<unkno
   return handler.returns;
 }
 
-function scripted(extension: ScenarioExtension) {
+function scripted(extension: ScenarioExtension, log: ExtensionLog) {
   return (arbor: ExtensionAPI): void => {
     for (const handler of extension.on) {
       let acted = 0;
-      arbor.on(handler.event, (event) => {
+      arbor.on(handler.event, (event, ctx) => {
         if (handler.when !== undefined && !matchesSubset(handler.when, event)) return undefined;
         if (handler.times !== undefined && acted >= handler.times) return undefined;
         acted++;
-        return act(arbor, handler) as never;
+        return act(arbor, handler, ctx, log) as never;
       });
     }
   };
@@ -249,9 +332,12 @@ export async function loadScenarioExtensions(
   log: ExtensionLog,
   cwd: string,
 ): Promise<ExtensionRunner> {
+  if (config.ui !== undefined) log.ui ??= new ScriptedExtensionUI(config.ui);
   const runner = new ExtensionRunner({
     cwd,
     handlerTimeoutMs: config.timeoutMs,
+    ...(log.ui ? { ui: log.ui } : {}),
+    ...(config.uiTimeoutMs !== undefined ? { uiTimeoutMs: config.uiTimeoutMs } : {}),
     onError: (error) => {
       log.errors.push(error);
       log.record(`extension_error:${error.extensionName}:${error.event}:${error.kind}`, error);
@@ -266,7 +352,7 @@ export async function loadScenarioExtensions(
         origin: "path",
       });
     } else {
-      await runner.addExtension(extension.name, scripted(extension));
+      await runner.addExtension(extension.name, scripted(extension, log));
     }
   }
   return runner;
@@ -324,11 +410,38 @@ export function checkExtensionExpectations(
       });
     if (!ok) mismatch("extensions.errors", expected.errors, log.errors);
   }
+  failures.push(...checkUIExpectations(expected.ui, log.ui));
   if (expected.commands !== undefined) {
     const ok =
       log.commands.length === expected.commands.length &&
       expected.commands.every((want, i) => matchesSubset(want, log.commands[i]));
     if (!ok) mismatch("extensions.commands", expected.commands, log.commands);
   }
+  return failures;
+}
+
+/** The scripted UI's own problems (unasked answers, requests past the script) and the expected requests. */
+function checkUIExpectations(
+  expected: ExpectedExtensions["ui"],
+  ui: ScriptedExtensionUI | undefined,
+): string[] {
+  const failures: string[] = [];
+  if (ui) {
+    try {
+      ui.assertDone();
+    } catch (error) {
+      failures.push(`extensions.ui: ${(error as Error).message}`);
+    }
+  }
+  const compare = (what: string, want: Record<string, unknown>[] | undefined, got: unknown[]) => {
+    if (want === undefined) return;
+    const ok = got.length === want.length && want.every((item, i) => matchesSubset(item, got[i]));
+    if (!ok)
+      failures.push(
+        `extensions.ui.${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+      );
+  };
+  compare("requests", expected?.requests, ui?.requests ?? []);
+  compare("notifications", expected?.notifications, ui?.notifications ?? []);
   return failures;
 }
