@@ -1,0 +1,9 @@
+export { ExtensionDialog } from "./extension-dialog.js";
+export { ExtensionNotifications } from "./extension-notifications.js";
+export { ExtensionUILayer } from "./extension-ui-layer.js";
+export {
+  MAX_NOTIFICATIONS,
+  type PendingUIRequest,
+  TerminalExtensionUI,
+  type TerminalUIState,
+} from "./terminal-extension-ui.js";
