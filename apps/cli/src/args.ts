@@ -47,6 +47,10 @@ export interface CliArgs {
   dryRun?: boolean;
   /** `--format html|md|jsonl`: what `export` writes. */
   format?: string;
+  /** `--agent <file>`: `run` runs this agent file with its advisors, router, handoff and sub-agents. */
+  agent?: string;
+  /** `--with-children`: `sessions export` embeds the child sessions an orchestration started. */
+  withChildren?: boolean;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
@@ -77,6 +81,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         from: { type: "string" },
         "dry-run": { type: "boolean" },
         format: { type: "string" },
+        agent: { type: "string" },
+        "with-children": { type: "boolean" },
         continue: { type: "boolean", short: "c", default: false },
         session: { type: "string", short: "s" },
         provider: { type: "string" },
@@ -106,6 +112,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.from !== undefined ? { from: values.from } : {}),
       ...(values["dry-run"] ? { dryRun: true } : {}),
       ...(values.format !== undefined ? { format: values.format } : {}),
+      ...optional("agent", values.agent),
+      ...(values["with-children"] ? { withChildren: true } : {}),
       continue: values.continue,
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.provider !== undefined ? { provider: values.provider } : {}),

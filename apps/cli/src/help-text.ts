@@ -65,8 +65,14 @@ Project extensions
 Usage
   arbor run [options] "prompt"
   echo "prompt" | arbor run [options]
+  arbor run --agent agents/main.md [options] "prompt"
 
 Options
+  --agent <file>          run an agent file (Markdown with YAML front matter) with its
+                          advisors, router destinations, handoff and sub-agents; each
+                          agent works in a session of its own, children's progress on
+                          stderr. Ctrl+C asks every agent for a final answer, a second
+                          Ctrl+C stops them. Examples: examples/agents/
   --json                  print the result object (success, reason, turns, usage, cost,
                           sessionFile, text) instead of the streamed answer
   -c, --continue          continue the newest session of this directory
@@ -96,7 +102,9 @@ Usage
   arbor sessions title <id> [text]         print the title, or set it to text
   arbor sessions regenerate-title <id>     ask the model for a new title
   arbor sessions export <id> [out.html]    write a self-contained HTML page
-                                           (an existing file only with --force)
+                                           (an existing file only with --force;
+                                           --with-children embeds the sessions of
+                                           the agents an orchestration started)
 
 <id> is a session id, a unique prefix of one, or a session file path (pi's too).
 delete only removes session files of Arbor's store.

@@ -56,6 +56,10 @@ export async function main(
         return await interactive(context);
       // Commands load on demand, so --help and --version do not pay for the SDKs.
       case "run":
+        if (args.agent !== undefined) {
+          const { runAgentCommand } = await import("./commands/run-agent-command.js");
+          return await runAgentCommand(context, args.agent);
+        }
         return await (await import("./commands/run-command.js")).runCommand(context);
       case "sessions":
         return await (await import("./commands/sessions-command.js")).sessionsCommand(context);

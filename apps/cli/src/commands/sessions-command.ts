@@ -1,5 +1,9 @@
 import { dirname, resolve } from "node:path";
-import { exportSessionToHtml, readSessionSnapshot } from "@arbor/html-export";
+import {
+  exportSessionToHtml,
+  exportSessionTreeToHtml,
+  readSessionSnapshot,
+} from "@arbor/html-export";
 import {
   deleteSession,
   listSessions,
@@ -11,7 +15,7 @@ import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
 import { terminalSafe } from "../output/index.js";
-import { sessionDirFor } from "../paths.js";
+import { type ArborPaths, sessionDirFor } from "../paths.js";
 import {
   asCliError,
   findSessionFile,
@@ -191,7 +195,12 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       // The default name comes from the session's id, so it is made a plain file name.
       const given = args.positionals[2];
       const out = resolve(io.cwd, given ?? `${safeFileName(snapshot.header.id)}.html`);
-      await writeExportFile(out, exportSessionToHtml(snapshot), {
+      const html = args.withChildren
+        ? await exportSessionTreeToHtml(snapshot, {
+            loadChild: await childSessionLoader(paths, io.cwd),
+          })
+        : exportSessionToHtml(snapshot);
+      await writeExportFile(out, html, {
         ...(args.force ? { force: true } : {}),
         forceHint: "--force",
       });
@@ -199,4 +208,16 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       return 0;
     }
   }
+}
+
+/**
+ * Loads the child sessions an orchestration recorded, by exact id among Arbor's session
+ * files (never by path or prefix: the ids come from the session's own entries).
+ */
+async function childSessionLoader(paths: ArborPaths, cwd: string) {
+  const files = new Map((await listAllSessions(paths, cwd)).map((info) => [info.id, info.path]));
+  return async (id: string) => {
+    const file = files.get(id);
+    return file === undefined ? undefined : readSessionSnapshot(file);
+  };
 }
