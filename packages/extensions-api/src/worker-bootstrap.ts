@@ -25,13 +25,29 @@ const message = (error) => (error && error.message) || String(error);
       parentPort.postMessage({ type: "on", event, index: list.length - 1 });
     },
   };
-  for (const name of ["sendMessage", "sendUserMessage", "appendEntry", "registerTool", "registerCommand", "requireFinalMeta", "setLabel", "setTitle", "exec"])
+  for (const name of ["sendMessage", "sendUserMessage", "appendEntry", "registerTool", "registerCommand", "registerMessageRenderer", "requireFinalMeta", "setLabel", "setTitle", "exec"])
     api[name] = unsupported(name);
+  // A worker has no UI and no session actions: requests get no answer, reads answer
+  // conservatively, actions are refused, as the context documents.
+  const noAnswer = async () => undefined;
+  const ui = { select: noAnswer, confirm: noAnswer, input: noAnswer, custom: noAnswer, notify() {} };
+  const context = () => ({
+    extensionName: workerData.name,
+    cwd: workerData.cwd,
+    signal: undefined,
+    hasUI: false,
+    ui,
+    model: undefined,
+    models: [],
+    getContextUsage: () => undefined,
+    isIdle: () => true,
+    abort() {},
+    compact: async () => unsupported("compact")(),
+  });
   parentPort.on("message", async (call) => {
     try {
       const handler = handlers.get(call.event)[call.index];
-      const ctx = { extensionName: workerData.name, cwd: workerData.cwd, signal: undefined };
-      const value = await handler(call.payload, ctx);
+      const value = await handler(call.payload, context());
       parentPort.postMessage({ type: "result", id: call.id, value });
     } catch (error) {
       parentPort.postMessage({ type: "result", id: call.id, error: message(error) });

@@ -411,4 +411,37 @@ describe("extensions in a worker", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+  it("a handler in a worker has no UI: requests get no answer, actions are refused", async () => {
+    const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "arbor-worker-"));
+    try {
+      await writeFile(
+        join(dir, "asker.mjs"),
+        `export default (arbor) => arbor.on("tool_call", async (event, ctx) => {
+  const answer = await ctx.ui.confirm("Run?", "ls");
+  ctx.ui.notify("asked");
+  const refused = await ctx.compact().then(() => "ran", (error) => error.code);
+  return { block: true, reason: JSON.stringify({ hasUI: ctx.hasUI, answer: answer ?? null, idle: ctx.isIdle(), models: ctx.models, refused }) };
+});\n`,
+      );
+      const { runner, errors } = makeRunner({
+        isolation: "worker",
+        paths: [join(dir, "asker.mjs")],
+      });
+      await runner.loadAll();
+      const outcome = await runner.emit(toolCall);
+      expect(outcome.blocked && JSON.parse(outcome.reason)).toEqual({
+        hasUI: false,
+        answer: null,
+        idle: true,
+        models: [],
+        refused: "unsupported_in_worker",
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
