@@ -1,4 +1,10 @@
-import type { ExtensionUIProvider, UINotification, UIRequest } from "../ui.js";
+import type {
+  ExtensionUIProvider,
+  UICustomRequest,
+  UINotification,
+  UIQuestion,
+  UIRequest,
+} from "../ui.js";
 
 /**
  * One scripted answer, by the kind of request it answers: `{ select: "b" }`,
@@ -15,7 +21,7 @@ export type ScriptedUIAnswer =
   | { ignore: true };
 
 /** A request the scripted UI received, without the custom component. */
-export type RecordedUIRequest = Omit<UIRequest, "component">;
+export type RecordedUIRequest = UIQuestion | Omit<UICustomRequest, "component">;
 
 /**
  * An {@link ExtensionUIProvider} for tests: it answers requests in order from a script,

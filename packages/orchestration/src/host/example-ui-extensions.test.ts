@@ -146,9 +146,7 @@ describe("plan-mode", () => {
     await run?.result;
     expect(ran).toEqual([]);
     expect(toolResultTexts(host.session).c1).toContain("Plan mode is on");
-    expect(JSON.stringify(model.requests[0]?.systemPrompt ?? model.requests[0])).toContain(
-      "You are in plan mode",
-    );
+    expect(model.requests[0]?.system).toContain("You are in plan mode");
     // /plan alone toggles it off; a bare toggle sends nothing.
     expect((await host.runCommand("plan")).outcome).toEqual({ status: "done" });
     await host.prompt("now build it").result;
