@@ -5,6 +5,7 @@ import { layoutTree } from "../tree-lines.js";
 import { ApprovalPrompt } from "./approval-prompt.js";
 import type { ApprovalPrompter } from "./approval-prompter.js";
 import type { ChatController } from "./chat-controller.js";
+import { ExtensionUILayer, type TerminalExtensionUI } from "./extension-ui/index.js";
 import { Footer } from "./footer.js";
 import { type CompletionSources, workspaceDirLister } from "./prompt-completion.js";
 import { PromptInput, type PromptInputControl } from "./prompt-input.js";
@@ -25,6 +26,8 @@ export interface ChatAppProps {
   listSessions: () => Promise<SessionInfo[]>;
   /** Where the approval gate's questions show; without it nothing is asked here. */
   approvals?: ApprovalPrompter;
+  /** Where extensions' dialogs and notifications show (`ctx.ui`). */
+  extensionUI?: TerminalExtensionUI;
 }
 
 const NO_APPROVALS = {
@@ -35,10 +38,14 @@ const NO_APPROVALS = {
 type View = { name: "chat" } | { name: "tree" } | { name: "sessions"; sessions: SessionInfo[] };
 
 /** The interactive app: transcript, spinner, input, footer, and the /tree and /sessions views. */
-export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppProps) {
+export function ChatApp({ controller, cwd, listSessions, approvals, extensionUI }: ChatAppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const approvalStore = approvals ?? NO_APPROVALS;
   const pendingApproval = useSyncExternalStore(approvalStore.subscribe, approvalStore.getState);
+  const dialogStore = extensionUI ?? NO_APPROVALS;
+  const dialogOpen =
+    useSyncExternalStore(dialogStore.subscribe, () => extensionUI?.getState().pending) !==
+    undefined;
   const { exit } = useApp();
   const [view, setView] = useState<View>({ name: "chat" });
   const [history, setHistory] = useState<string[]>([]);
@@ -89,7 +96,8 @@ export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppPro
       key.escape &&
       viewRef.current.name === "chat" &&
       controller.getState().running &&
-      approvalStore.getState() === undefined
+      approvalStore.getState() === undefined &&
+      extensionUI?.getState().pending === undefined
     ) {
       controller.abort();
     }
@@ -185,6 +193,7 @@ export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppPro
       ) : null}
       <Box marginTop={1} flexDirection="column">
         {pendingApproval ? <ApprovalPrompt pending={pendingApproval} /> : null}
+        {extensionUI ? <ExtensionUILayer ui={extensionUI} /> : null}
         {waiting && !pendingApproval ? (
           <Spinner label="waiting for the model · Esc aborts" />
         ) : null}
@@ -193,7 +202,7 @@ export function ChatApp({ controller, cwd, listSessions, approvals }: ChatAppPro
           key={prefill?.key ?? 0}
           onSubmit={submit}
           history={history}
-          active={view.name === "chat" && pendingApproval === undefined}
+          active={view.name === "chat" && pendingApproval === undefined && !dialogOpen}
           completions={completions}
           control={input}
           {...(prefill ? { initialValue: prefill.text } : {})}

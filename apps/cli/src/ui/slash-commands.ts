@@ -216,6 +216,8 @@ async function runExtensionCommand(
     controller.notify(`/${name} failed: ${outcome.error}`, "error");
   } else {
     controller.reload();
+    // A command may return the text of the next prompt.
+    if (outcome.prompt !== undefined) void controller.send(outcome.prompt);
   }
   return {};
 }

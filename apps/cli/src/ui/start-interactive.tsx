@@ -18,6 +18,7 @@ import { askYesNo, resolveProjectTrust, trustMessages } from "../trust/index.js"
 import { ApprovalPrompter } from "./approval-prompter.js";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
+import { TerminalExtensionUI } from "./extension-ui/index.js";
 
 /**
  * Starts the interactive app in the terminal and resolves with the exit code once the user
@@ -73,6 +74,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     { includeProject: trust.state === "trusted" },
   );
   const approvals = new ApprovalPrompter();
+  const extensionUI = new TerminalExtensionUI();
   const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
   const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
   const definition = cliAgentDefinition(selection.provider, selection.config, {
@@ -94,6 +96,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
     projectRoot: io.cwd,
     extensions,
+    ui: extensionUI,
     agentOptions: cliAgentOptions(selection.config),
   }).catch((error: unknown) => {
     unguard();
@@ -124,6 +127,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
       cwd={io.cwd}
       listSessions={() => listSessions(sessionDirFor(paths, io.cwd))}
       approvals={approvals}
+      extensionUI={extensionUI}
     />,
     { exitOnCtrlC: false },
   );
@@ -132,6 +136,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   } finally {
     io.stdout.write("\u001b[?2004l");
     approvals.cancel();
+    extensionUI.cancelAll();
     await controller.close();
     unguard();
   }

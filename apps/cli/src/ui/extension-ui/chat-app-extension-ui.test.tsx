@@ -1,0 +1,103 @@
+import { ExtensionRunner } from "@arbor/extensions-api";
+import { ScriptedModel } from "@arbor/providers/test";
+import { isEntryOfType } from "@arbor/session-store";
+import { render } from "ink-testing-library";
+import { describe, expect, it, vi } from "vitest";
+import { ChatApp } from "../chat-app.js";
+import { ChatController } from "../chat-controller.js";
+import { openTestHost } from "../chat-host.test-util.js";
+import { inputReady } from "../ink-input.test-util.js";
+import { TerminalExtensionUI } from "./terminal-extension-ui.js";
+
+const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The chat app over a host whose extensions talk to the terminal UI, as `arbor` wires it. */
+async function setup(responses: string[]) {
+  const extensions = new ExtensionRunner({ cwd: "/project", includeProject: false });
+  await extensions.addExtension("asker", (arbor) => {
+    arbor.registerCommand("ask", {
+      description: "asks a question",
+      handler: async (_args, ctx) => {
+        const answer = await ctx.ui.confirm("Ship it?", "the release branch");
+        ctx.ui.notify(`answer: ${String(answer)}`);
+      },
+    });
+    arbor.registerCommand("summarize", {
+      description: "returns a prompt",
+      handler: () => "Summarize our work so far",
+    });
+  });
+  const model = new ScriptedModel({ responses });
+  const { host } = await openTestHost({ model, cwd: "/project", extensions });
+  const ui = new TerminalExtensionUI();
+  extensions.bindUI(ui);
+  const controller = new ChatController({
+    host,
+    rules: { rules: [], warnings: [] },
+    selectModel: () => model,
+  });
+  const app = render(
+    <ChatApp
+      controller={controller}
+      cwd="/project"
+      listSessions={async () => []}
+      extensionUI={ui}
+    />,
+  );
+  await inputReady(app.stdin);
+  const frame = () => app.lastFrame() ?? "";
+  const type = async (text: string) => {
+    app.stdin.write(text);
+    await tick();
+  };
+  return { app, frame, type, host, controller, ui };
+}
+
+describe("the chat app shows extensions' dialogs and notifications", () => {
+  it("a command's question takes the keyboard; the answer reaches the extension and its notice shows", async () => {
+    const { frame, type, ui, controller, host } = await setup([]);
+    await type("/ask");
+    await type("\r");
+    await vi.waitFor(() => expect(frame()).toContain("Ship it?"));
+    expect(frame()).toContain("asker asks");
+    // The prompt does not take the keys while the dialog is open.
+    await type("q");
+    await type("y");
+    await vi.waitFor(() => expect(frame()).toContain("asker: answer: true"));
+    expect(ui.getState().pending).toBeUndefined();
+    expect(frame()).not.toContain("Ship it?");
+    // Enter on the prompt now sends nothing: the "q" went to the dialog, not the input.
+    await type("\r");
+    await tick(100);
+    expect(host.session.getEntries().filter((entry) => isEntryOfType(entry, "message"))).toEqual(
+      [],
+    );
+    await controller.close();
+  });
+
+  it("Esc dismisses the dialog (no answer) without aborting anything", async () => {
+    const { frame, type, controller } = await setup([]);
+    await type("/ask");
+    await type("\r");
+    await vi.waitFor(() => expect(frame()).toContain("Ship it?"));
+    await type("\u001B");
+    await vi.waitFor(() => expect(frame()).toContain("asker: answer: undefined"));
+    await controller.close();
+  });
+
+  it("a command's returned text is sent as the next prompt", async () => {
+    const { frame, type, host, controller } = await setup(["Here is the summary."]);
+    await type("/summarize");
+    await type("\r");
+    await vi.waitFor(() => expect(frame()).toContain("Here is the summary."));
+    const users = host.session
+      .getBranch()
+      .flatMap((entry) =>
+        isEntryOfType(entry, "message") && entry.message.role === "user"
+          ? [entry.message.content]
+          : [],
+      );
+    expect(users).toEqual(["Summarize our work so far"]);
+    await controller.close();
+  });
+});
