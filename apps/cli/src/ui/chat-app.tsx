@@ -5,7 +5,12 @@ import { layoutTree } from "../tree-lines.js";
 import { ApprovalPrompt } from "./approval-prompt.js";
 import type { ApprovalPrompter } from "./approval-prompter.js";
 import type { ChatController } from "./chat-controller.js";
-import { ExtensionUILayer, type TerminalExtensionUI } from "./extension-ui/index.js";
+import {
+  ExtensionUILayer,
+  RenderedLinesContext,
+  renderedLinesLookup,
+  type TerminalExtensionUI,
+} from "./extension-ui/index.js";
 import { Footer } from "./footer.js";
 import { type CompletionSources, workspaceDirLister } from "./prompt-completion.js";
 import { PromptInput, type PromptInputControl } from "./prompt-input.js";
@@ -47,6 +52,15 @@ export function ChatApp({ controller, cwd, listSessions, approvals, extensionUI 
     useSyncExternalStore(dialogStore.subscribe, () => extensionUI?.getState().pending) !==
     undefined;
   const { exit } = useApp();
+  const renderedLines = useMemo(
+    () =>
+      renderedLinesLookup(
+        () => controller.currentSession,
+        () => controller.currentAgent.extensions?.runner,
+        80,
+      ),
+    [controller],
+  );
   const [view, setView] = useState<View>({ name: "chat" });
   const [history, setHistory] = useState<string[]>([]);
   const [prefill, setPrefill] = useState<{ text: string; key: number } | undefined>(undefined);
@@ -173,48 +187,50 @@ export function ChatApp({ controller, cwd, listSessions, approvals, extensionUI 
     state.running &&
     !(last?.kind === "assistant" && (last.text || last.thinking || last.tools.length > 0));
   return (
-    <Box flexDirection="column">
-      <TranscriptView items={state.items} />
-      {view.name === "tree" ? (
-        <TreeView
-          lines={layoutTree(controller.currentSession)}
-          onSelect={chooseEntry}
-          onLabel={labelEntry}
-          onCancel={() => setView({ name: "chat" })}
-        />
-      ) : null}
-      {view.name === "sessions" ? (
-        <SessionPicker
-          sessions={view.sessions}
-          currentPath={state.sessionFile}
-          onSelect={chooseSession}
-          onCancel={() => setView({ name: "chat" })}
-        />
-      ) : null}
-      <Box marginTop={1} flexDirection="column">
-        {pendingApproval ? <ApprovalPrompt pending={pendingApproval} /> : null}
-        {extensionUI ? <ExtensionUILayer ui={extensionUI} /> : null}
-        {waiting && !pendingApproval ? (
-          <Spinner label="waiting for the model · Esc aborts" />
+    <RenderedLinesContext.Provider value={renderedLines}>
+      <Box flexDirection="column">
+        <TranscriptView items={state.items} />
+        {view.name === "tree" ? (
+          <TreeView
+            lines={layoutTree(controller.currentSession)}
+            onSelect={chooseEntry}
+            onLabel={labelEntry}
+            onCancel={() => setView({ name: "chat" })}
+          />
         ) : null}
-        {state.busy ? <Spinner label={state.busy} /> : null}
-        <PromptInput
-          key={prefill?.key ?? 0}
-          onSubmit={submit}
-          history={history}
-          active={view.name === "chat" && pendingApproval === undefined && !dialogOpen}
-          completions={completions}
-          control={input}
-          {...(prefill ? { initialValue: prefill.text } : {})}
-          placeholder={
-            state.running || state.busy
-              ? "answering… Esc aborts"
-              : "Ask anything · /help for commands"
-          }
-        />
-        {quitArmed ? <Text color="yellow">Press Ctrl+C again to quit.</Text> : null}
-        <Footer state={state} />
+        {view.name === "sessions" ? (
+          <SessionPicker
+            sessions={view.sessions}
+            currentPath={state.sessionFile}
+            onSelect={chooseSession}
+            onCancel={() => setView({ name: "chat" })}
+          />
+        ) : null}
+        <Box marginTop={1} flexDirection="column">
+          {pendingApproval ? <ApprovalPrompt pending={pendingApproval} /> : null}
+          {extensionUI ? <ExtensionUILayer ui={extensionUI} /> : null}
+          {waiting && !pendingApproval ? (
+            <Spinner label="waiting for the model · Esc aborts" />
+          ) : null}
+          {state.busy ? <Spinner label={state.busy} /> : null}
+          <PromptInput
+            key={prefill?.key ?? 0}
+            onSubmit={submit}
+            history={history}
+            active={view.name === "chat" && pendingApproval === undefined && !dialogOpen}
+            completions={completions}
+            control={input}
+            {...(prefill ? { initialValue: prefill.text } : {})}
+            placeholder={
+              state.running || state.busy
+                ? "answering… Esc aborts"
+                : "Ask anything · /help for commands"
+            }
+          />
+          {quitArmed ? <Text color="yellow">Press Ctrl+C again to quit.</Text> : null}
+          <Footer state={state} />
+        </Box>
       </Box>
-    </Box>
+    </RenderedLinesContext.Provider>
   );
 }

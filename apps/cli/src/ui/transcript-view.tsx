@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { terminalSafe } from "../output/index.js";
+import { CustomMessageView } from "./extension-ui/index.js";
 import type { ToolCallView, TranscriptItem } from "./transcript.js";
 
 const TOOL_MARK: Record<ToolCallView["status"], string> = { running: "…", done: "✓", error: "✗" };
@@ -29,12 +30,7 @@ function Item({ item }: { item: TranscriptItem }) {
     );
   }
   if (item.kind === "custom") {
-    return (
-      <Box flexDirection="column" marginTop={1}>
-        <Text color="green">{`[${terminalSafe(item.customType)}]`}</Text>
-        {item.text ? <Text>{terminalSafe(item.text, { multiline: true })}</Text> : null}
-      </Box>
-    );
+    return <CustomMessageView id={item.id} customType={item.customType} text={item.text} />;
   }
   return (
     <Box flexDirection="column" marginTop={1}>

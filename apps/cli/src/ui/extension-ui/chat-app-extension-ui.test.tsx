@@ -13,13 +13,42 @@ const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The chat app over a host whose extensions talk to the terminal UI, as `arbor` wires it. */
 async function setup(responses: string[]) {
-  const extensions = new ExtensionRunner({ cwd: "/project", includeProject: false });
+  const errors: string[] = [];
+  const extensions = new ExtensionRunner({
+    cwd: "/project",
+    includeProject: false,
+    onError: (error) => errors.push(`${error.event}:${error.kind}`),
+  });
   await extensions.addExtension("asker", (arbor) => {
     arbor.registerCommand("ask", {
       description: "asks a question",
       handler: async (_args, ctx) => {
         const answer = await ctx.ui.confirm("Ship it?", "the release branch");
         ctx.ui.notify(`answer: ${String(answer)}`);
+      },
+    });
+    arbor.registerMessageRenderer("todo-list", (message) =>
+      (message.details as { todos: string[] }).todos.map((todo) => `[ ] ${todo}`),
+    );
+    arbor.registerMessageRenderer("broken", () => {
+      throw new Error("renderer bug");
+    });
+    arbor.registerCommand("show", {
+      description: "sends displayed and hidden messages",
+      handler: async () => {
+        await arbor.sendMessage({
+          customType: "todo-list",
+          content: "plain todo text",
+          display: true,
+          details: { todos: ["write tests", "ship"] },
+        });
+        await arbor.sendMessage({ customType: "broken", content: "fallback text", display: true });
+        await arbor.sendMessage({
+          customType: "todo-list",
+          content: "secret",
+          display: false,
+          details: { todos: ["hidden item"] },
+        });
       },
     });
     arbor.registerCommand("summarize", {
@@ -50,7 +79,7 @@ async function setup(responses: string[]) {
     app.stdin.write(text);
     await tick();
   };
-  return { app, frame, type, host, controller, ui };
+  return { app, frame, type, host, controller, ui, errors };
 }
 
 describe("the chat app shows extensions' dialogs and notifications", () => {
@@ -98,6 +127,22 @@ describe("the chat app shows extensions' dialogs and notifications", () => {
           : [],
       );
     expect(users).toEqual(["Summarize our work so far"]);
+    await controller.close();
+  });
+
+  it("draws custom messages with their extension's renderer; hidden ones stay hidden; a failing renderer falls back to the text", async () => {
+    const { frame, type, controller, errors } = await setup([]);
+    await type("/show");
+    await type("\r");
+    await vi.waitFor(() => expect(frame()).toContain("[ ] write tests"));
+    expect(frame()).toContain("[ ] ship");
+    expect(frame()).not.toContain("plain todo text");
+    expect(frame()).toContain("fallback text");
+    expect(frame()).not.toContain("hidden item");
+    expect(frame()).not.toContain("secret");
+    await type("x");
+    await type("\u007F");
+    expect(errors).toEqual(["renderer:threw"]);
     await controller.close();
   });
 });

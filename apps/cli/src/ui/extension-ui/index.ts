@@ -2,6 +2,12 @@ export { ExtensionDialog } from "./extension-dialog.js";
 export { ExtensionNotifications } from "./extension-notifications.js";
 export { ExtensionUILayer } from "./extension-ui-layer.js";
 export {
+  CustomMessageView,
+  RenderedLinesContext,
+  type RenderedLinesLookup,
+  renderedLinesLookup,
+} from "./rendered-message.js";
+export {
   MAX_NOTIFICATIONS,
   type PendingUIRequest,
   TerminalExtensionUI,
