@@ -43,6 +43,7 @@ export {
 export type { ModelTarget } from "./target-pool.js";
 export { STOPPED_TOOL_TEXT } from "./tool-execution.js";
 export * from "./tool-output/index.js";
+export { openTraceSpan, type TraceSpanScope } from "./trace-span.js";
 export type {
   BranchEntriesSummarizer,
   BranchSummarizer,

@@ -20,6 +20,11 @@ export interface TelemetryOptions {
   enabled?: boolean;
   /** Where the spans go instead of the global tracer provider. */
   tracerProvider?: TracerProviderLike;
+  /**
+   * The OpenTelemetry `Context` the run's `arbor.prompt` span starts in (an orchestration
+   * passes its child span's, so a child run nests below it); default the active context.
+   */
+  parentContext?: unknown;
 }
 
 /** A span in progress, ended once by whoever started it. */
@@ -28,7 +33,8 @@ export interface OpenSpan {
 }
 
 const NO_SPAN: OpenSpan = { end: () => undefined };
-const TRACER_NAME = "@arbor/turn-runner";
+/** The name of the tracer every Arbor span comes from. */
+export const TRACER_NAME = "@arbor/turn-runner";
 
 let loading: Promise<OtelApi | undefined> | undefined;
 
@@ -47,7 +53,7 @@ export function ancestryAttributes(ancestry: RunAncestry): Attributes {
 }
 
 /** Loads `@opentelemetry/api` once; undefined when it is not installed. */
-function loadOtel(): Promise<OtelApi | undefined> {
+export function loadOtel(): Promise<OtelApi | undefined> {
   loading ??= import("@opentelemetry/api").then(
     (api) => api,
     () => undefined,
@@ -194,7 +200,8 @@ export class RunTrace {
 
   private start(name: string, attributes: Attributes, parent: Otel.Span | undefined): Otel.Span {
     const api = this.api as OtelApi;
-    const context = parent ? api.trace.setSpan(api.context.active(), parent) : api.context.active();
+    const base = (this.options.parentContext as Otel.Context | undefined) ?? api.context.active();
+    const context = parent ? api.trace.setSpan(base, parent) : base;
     const span = (this.tracer as Otel.Tracer).startSpan(
       name,
       { attributes: { ...this.ancestry, ...attributes } },

@@ -24,6 +24,8 @@ export interface PlaceIdentity {
   scope: RunScope;
   /** Only the root gets the app's extensions. */
   root: boolean;
+  /** The OpenTelemetry context its runs start in (see {@link AgentPlace.traceContext}). */
+  traceContext: unknown;
 }
 
 /** The identity of an agent in cycle detection: its file, or its name when given in code. */
@@ -53,8 +55,12 @@ export async function openAgentPlace(
   for (const child of node.agents) own.push(createSubAgentTool(context, child, current, limit));
   const { definition } = node;
   let first = true;
+  const telemetry = options.agentOptions?.telemetry;
   const agentOptions = {
     ...options.agentOptions,
+    ...(identity.traceContext !== undefined
+      ? { telemetry: { ...telemetry, parentContext: identity.traceContext } }
+      : {}),
     ancestry: {
       originId: context.originRunId,
       ...(identity.parentRunId !== undefined ? { parentId: identity.parentRunId } : {}),
@@ -91,6 +97,7 @@ export async function openAgentPlace(
     runId: identity.runId,
     lineage: identity.lineage,
     forward: identity.forward,
+    traceContext: identity.traceContext,
     router: { choice: undefined },
     running: new Set(),
   };

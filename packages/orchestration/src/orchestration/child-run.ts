@@ -1,4 +1,4 @@
-import type { AgentResult } from "@arbor/turn-runner";
+import { type AgentResult, openTraceSpan } from "@arbor/turn-runner";
 import { ChildRunRefusedError } from "../errors/index.js";
 import { agentIdentity, openAgentPlace } from "./agent-place.js";
 import { runPlace } from "./agent-run.js";
@@ -43,6 +43,11 @@ export async function runChild(
   const agentPath = `${parent.agentPath}:${agent}`;
   refuseWhenNeeded(context, parent, node, agentPath);
   const scope = parent.scope.child();
+  const span = await openTraceSpan(
+    { ...context.options.agentOptions?.telemetry, parentContext: parent.traceContext },
+    "arbor.child",
+    { "arbor.agent.path": agentPath, "arbor.child.role": role, "arbor.parent.id": parent.runId },
+  );
   let place: AgentPlace;
   try {
     place = await openAgentPlace(
@@ -64,13 +69,29 @@ export async function runChild(
         forward,
         scope,
         root: false,
+        traceContext: span.context,
       },
     );
   } catch (error) {
     scope.release();
+    span.end({ error: "not_started" });
     throw error;
   }
-  const work = runOpened(context, parent, place, role, input, callSignal);
+  const sessionId = place.host.session.id;
+  const work = runOpened(context, parent, place, role, input, callSignal).then(
+    (report) => {
+      const ok = report.outcome === "succeeded";
+      span.end({
+        ...(ok ? {} : { error: report.outcome }),
+        attributes: { "arbor.child.outcome": report.outcome, "arbor.session.id": sessionId },
+      });
+      return report;
+    },
+    (error: unknown) => {
+      span.end({ error: "error" });
+      throw error;
+    },
+  );
   parent.running.add(work);
   try {
     return await work;

@@ -32,6 +32,11 @@ export interface AgentPlace {
   lineage: readonly string[];
   /** Whether this agent's turn-runner events go to the orchestration's stream. */
   forward: boolean;
+  /**
+   * The OpenTelemetry context the agent's runs start in (its `arbor.orchestration` or
+   * `arbor.child` span); its children's spans start below it. Undefined without telemetry.
+   */
+  traceContext: unknown;
   /** Set when the agent, a router, handed the request on. */
   router: { choice: RouterChoice | undefined };
   /** Its child runs still going; the agent's session stays open until they end. */

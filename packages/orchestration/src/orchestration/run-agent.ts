@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { FileSessionStore } from "@arbor/session-store";
+import { openTraceSpan } from "@arbor/turn-runner";
 import type { AgentDefinition } from "../definition/index.js";
 import { agentIdentity, openAgentPlace } from "./agent-place.js";
 import { runPlace } from "./agent-run.js";
@@ -137,52 +138,79 @@ async function orchestrate(
         ? await resolveAgentTree(definition)
         : leafNode(definition);
     const tenant = options.tenant !== undefined ? { tenant: options.tenant } : {};
-    const place = await openAgentPlace(
-      context,
-      node,
-      options.sessionId !== undefined
-        ? { sessionId: options.sessionId }
-        : { create: { cwd: context.cwd, ...tenant } },
-      {
-        agentPath: node.definition.name,
-        runId: context.originRunId,
-        parentRunId: undefined,
-        depth: 0,
-        lineage: [agentIdentity(node)],
-        forward: true,
-        scope,
-        root: true,
-      },
-    );
-    const session = place.host.session;
-    context.originId = session.id;
+    const span = await openTraceSpan(options.agentOptions?.telemetry, "arbor.orchestration", {
+      "arbor.agent.path": node.definition.name,
+      "arbor.origin.id": context.originRunId,
+    });
     try {
-      if (options.sessionId !== undefined) {
-        await recordInterruptedChildren(session, { store, ...tenant });
-      }
-      const outcome = await runPlace(context, place, prompt, prompt);
-      while (place.running.size > 0) await Promise.allSettled([...place.running]);
-      const own = outcome.own ?? notRunResult("aborted", "the root agent did not run", session);
-      const children = context.children.map((child) => ({ ...child, usage: { ...child.usage } }));
-      const result = {
-        ...outcome.result,
-        runId: own.runId,
-        session: { id: session.id, location: session.location },
-        sessionFile: session.location,
-        usage: addUsage(own.usage, ...children.map((child) => child.usage)),
-        cost: children.reduce((sum, child) => sum + child.cost, own.cost),
-        finalAgent: outcome.finalAgent,
-        finalSession: outcome.finalSession,
-        children,
-        rootUsage: { ...own.usage },
-        rootCost: own.cost,
-      } as OrchestrationResult;
-      context.emit({ type: "orchestration_end", result });
+      const result = await orchestrateFrom(context, node, prompt, scope, span.context, tenant);
+      span.end({
+        ...(result.success ? {} : { error: result.reason }),
+        attributes: { "arbor.final_agent": result.finalAgent },
+      });
       return result;
-    } finally {
-      await place.host.close();
+    } catch (error) {
+      span.end({ error: "error" });
+      throw error;
     }
   } finally {
     if (options.store === undefined) await store.close();
+  }
+}
+
+async function orchestrateFrom(
+  context: OrchestrationContext,
+  node: AgentNode,
+  prompt: string,
+  scope: RunScope,
+  traceContext: unknown,
+  tenant: { tenant?: string },
+): Promise<OrchestrationResult> {
+  const { options, store } = context;
+  const place = await openAgentPlace(
+    context,
+    node,
+    options.sessionId !== undefined
+      ? { sessionId: options.sessionId }
+      : { create: { cwd: context.cwd, ...tenant } },
+    {
+      agentPath: node.definition.name,
+      runId: context.originRunId,
+      parentRunId: undefined,
+      depth: 0,
+      lineage: [agentIdentity(node)],
+      forward: true,
+      scope,
+      root: true,
+      traceContext,
+    },
+  );
+  const session = place.host.session;
+  context.originId = session.id;
+  try {
+    if (options.sessionId !== undefined) {
+      await recordInterruptedChildren(session, { store, ...tenant });
+    }
+    const outcome = await runPlace(context, place, prompt, prompt);
+    while (place.running.size > 0) await Promise.allSettled([...place.running]);
+    const own = outcome.own ?? notRunResult("aborted", "the root agent did not run", session);
+    const children = context.children.map((child) => ({ ...child, usage: { ...child.usage } }));
+    const result = {
+      ...outcome.result,
+      runId: own.runId,
+      session: { id: session.id, location: session.location },
+      sessionFile: session.location,
+      usage: addUsage(own.usage, ...children.map((child) => child.usage)),
+      cost: children.reduce((sum, child) => sum + child.cost, own.cost),
+      finalAgent: outcome.finalAgent,
+      finalSession: outcome.finalSession,
+      children,
+      rootUsage: { ...own.usage },
+      rootCost: own.cost,
+    } as OrchestrationResult;
+    context.emit({ type: "orchestration_end", result });
+    return result;
+  } finally {
+    await place.host.close();
   }
 }

@@ -136,6 +136,12 @@ export const agentSessionOptionsSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().optional(),
       tracerProvider: withMethods("a TracerProvider", ["getTracer"]).optional(),
+      parentContext: z
+        .custom<object>(
+          (value) => typeof value === "object" && value !== null,
+          "must be an OpenTelemetry Context",
+        )
+        .optional(),
     })
     .optional(),
   ancestry: ancestryOptionsSchema.optional(),
