@@ -98,7 +98,7 @@ export type UIRequest = UIQuestion | UICustomRequest;
 
 /**
  * What an app provides so extensions can talk to the user (the terminal app's dialogs, a
- * server's `ui_request` events, a test's script). The runner enforces timeouts and
+ * test's script). The runner enforces timeouts and
  * cancellation and checks answers: `request` only needs to show the request, resolve with
  * the user's answer, and close it when `signal` aborts (the answer is no longer wanted).
  */

@@ -57,8 +57,8 @@ export type AgentHostOptions = StoreChoice &
     /** Extensions; the host drives their session lifecycle and loads the definition's. */
     extensions?: ExtensionRunner;
     /**
-     * How extensions talk to the user (`ctx.ui`): the terminal app's dialogs, a server's
-     * `ui_request` events, a test's `ScriptedExtensionUI`. Bound into `extensions` at open;
+     * How extensions talk to the user (`ctx.ui`): the terminal app's dialogs, a test's
+     * `ScriptedExtensionUI`. Bound into `extensions` at open;
      * without it, requests resolve to no answer (`ctx.hasUI` is false) unless the app bound
      * one into the runner itself.
      */
