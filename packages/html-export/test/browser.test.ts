@@ -8,8 +8,10 @@ import type { SessionSnapshot } from "../src/session-snapshot.js";
 import {
   ARTIFACTS,
   findTreeRow,
+  finishWatched,
   launchChromium,
   openWatched,
+  pathShown,
   SKIP_BROWSER,
   saveArtifact,
   untilStill,
@@ -39,26 +41,9 @@ function pathIds(data: PageData, id: string): string[] {
   return ids.reverse();
 }
 
-async function pathShown(watched: WatchedPage): Promise<string[]> {
-  return watched.page.$$eval("main article.entry", (cards) =>
-    cards.map((c) => (c as HTMLElement).dataset.id ?? ""),
-  );
-}
-
 async function statusCount(watched: WatchedPage): Promise<number> {
   const text = (await watched.page.textContent(".tree-status")) ?? "";
   return Number(/^(\d+) of/.exec(text)?.[1] ?? Number.NaN);
-}
-
-async function finish(watched: WatchedPage): Promise<void> {
-  expect(watched.requests).toEqual([]);
-  expect(watched.errors).toEqual([]);
-  expect(
-    await watched.page.evaluate(
-      () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
-    ),
-  ).toEqual([]);
-  await watched.context.close();
 }
 
 describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
@@ -127,7 +112,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     const sibling = await watched.page.locator("article.entry.target").getAttribute("data-id");
     const siblingEntry = data.entries.find((e) => e.id === sibling);
     expect(siblingEntry?.parentId).toBe(data.entries.find((e) => e.id === before)?.parentId);
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("keeps a tap on a sidebar row when the rows are redrawn between press and release", async () => {
@@ -161,7 +146,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
       list.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     });
     await expect.poll(() => pathShown(watched)).toEqual(pathIds(data, target));
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("applies each filter to the sidebar", async () => {
@@ -205,7 +190,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
 
     await watched.page.click('button.filter[data-filter="default"]');
     expect(await statusCount(watched)).toBe(defaultCount);
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("searches across every branch and opens a hit", async () => {
@@ -236,7 +221,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     await watched.page.screenshot({ path: `${ARTIFACTS}search.png` });
     await watched.page.fill("input.search", "no-such-word-anywhere");
     await expect.poll(() => statusCount(watched)).toBe(0);
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("follows a deep link to a target on a chosen path, and copies a link back", async () => {
@@ -259,7 +244,7 @@ describe.skipIf(SKIP_BROWSER)("exported page in chromium", () => {
     const link = await copy.getAttribute("data-link");
     expect(link).toContain(`leafId=${leafId}`);
     expect(link).toContain(`targetId=${targetId}`);
-    await finish(watched);
+    await finishWatched(watched);
   });
 });
 
@@ -356,7 +341,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
     ).toBe(0);
     expect(await page.title()).toBe(snapshot.title);
     await page.screenshot({ path: `${ARTIFACTS}hostile.png`, fullPage: true });
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("shows stream-rule interrupts and the attempts they cut distinctly", async () => {
@@ -383,7 +368,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
     await watched.page.screenshot({ path: `${ARTIFACTS}stream-rule.png` });
     await watched.page.emulateMedia({ colorScheme: "dark" });
     await watched.page.screenshot({ path: `${ARTIFACTS}stream-rule-dark.png` });
-    await finish(watched);
+    await finishWatched(watched);
 
     // Compactions and branch summaries are shown as what they are.
     for (const type of ["compaction", "branch_summary"]) {
@@ -400,7 +385,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
       );
       expect(text).toContain(String(entry?.summary).split("\n")[1]?.slice(0, 20));
       await page.page.screenshot({ path: `${ARTIFACTS}${type}.png` });
-      await finish(page);
+      await finishWatched(page);
     }
   });
 
@@ -422,7 +407,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
       expect(timing.ready).toBeGreaterThan(0);
       loads.push(timing);
       if ((timing.fcp < 1500 && timing.ready < 1500) || loads.length === 3) break;
-      await finish(watched);
+      await finishWatched(watched);
       watched = await openWatched(browser, url);
     }
     const last = loads.at(-1);
@@ -439,7 +424,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
     await expect.poll(() => lastRow.count()).toBe(1);
     expect(await watched.page.locator(".tree-row").count()).toBeLessThan(120);
     await watched.page.screenshot({ path: `${ARTIFACTS}large-10000.png` });
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("fits a phone screen with the sidebar behind a toggle", async () => {
@@ -469,7 +454,7 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
       })
       .toBeLessThanOrEqual(1);
     expect(await pathShown(watched)).toEqual(pathIds(data, first));
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("opens every pi fixture (v3 and legacy v1) without a page error", async () => {
@@ -497,6 +482,6 @@ describe.skipIf(SKIP_BROWSER)("hostile, stream-rule and large sessions in chromi
         await watched.page.screenshot({ path: `${ARTIFACTS}pi-v1-large-session.png` });
       }
     }
-    await finish(watched);
+    await finishWatched(watched);
   });
 });

@@ -8,6 +8,7 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
+import { expect } from "vitest";
 
 /** Debian's chromium; tests never download a browser. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -120,4 +121,26 @@ export async function untilStill(page: Page, target: Locator): Promise<void> {
     before = now;
   }
   throw new Error("the element kept moving for 9 s");
+}
+
+/** The ids of the entry cards the page shows, top to bottom. */
+export async function pathShown(watched: WatchedPage): Promise<string[]> {
+  return watched.page.$$eval("main article.entry", (cards) =>
+    cards.map((c) => (c as HTMLElement).dataset.id ?? ""),
+  );
+}
+
+/**
+ * Checks what every page must hold to (no network request, no page error, no CSP
+ * violation), then closes its context.
+ */
+export async function finishWatched(watched: WatchedPage): Promise<void> {
+  expect(watched.requests).toEqual([]);
+  expect(watched.errors).toEqual([]);
+  expect(
+    await watched.page.evaluate(
+      () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
+    ),
+  ).toEqual([]);
+  await watched.context.close();
 }

@@ -6,8 +6,10 @@ import { buildPageData, type PageData } from "../src/page-data.js";
 import type { SessionSnapshot } from "../src/session-snapshot.js";
 import {
   ARTIFACTS,
+  finishWatched,
   launchChromium,
   openWatched,
+  pathShown,
   SKIP_BROWSER,
   saveArtifact,
   untilStill,
@@ -34,25 +36,8 @@ function sessions(): { parent: SessionSnapshot; byId: Map<string, SessionSnapsho
   return { parent, byId };
 }
 
-async function pathShown(watched: WatchedPage): Promise<string[]> {
-  return watched.page.$$eval("main article.entry", (cards) =>
-    cards.map((c) => (c as HTMLElement).dataset.id ?? ""),
-  );
-}
-
 function card(watched: WatchedPage, id: string) {
   return watched.page.locator(`main article.entry[data-id="${id}"]`);
-}
-
-async function finish(watched: WatchedPage): Promise<void> {
-  expect(watched.requests).toEqual([]);
-  expect(watched.errors).toEqual([]);
-  expect(
-    await watched.page.evaluate(
-      () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
-    ),
-  ).toEqual([]);
-  await watched.context.close();
 }
 
 describe.skipIf(SKIP_BROWSER)("orchestration entries in chromium", () => {
@@ -126,7 +111,7 @@ describe.skipIf(SKIP_BROWSER)("orchestration entries in chromium", () => {
     await expect
       .poll(() => watched.page.locator("main article.entry.target").getAttribute("data-id"))
       .toBe("P-c0");
-    await finish(watched);
+    await finishWatched(watched);
   });
 
   it("notes the missing child with a hostile id, opens the huge one, and folds the system prompt", async () => {
@@ -176,6 +161,6 @@ describe.skipIf(SKIP_BROWSER)("orchestration entries in chromium", () => {
     const last = page.locator("main article.entry").last();
     await last.scrollIntoViewIfNeeded();
     await expect.poll(() => last.textContent()).toContain("Result of H");
-    await finish(watched);
+    await finishWatched(watched);
   });
 });
