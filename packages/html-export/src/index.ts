@@ -27,6 +27,7 @@ export {
   type UsageTotals,
 } from "./page-data.js";
 export { readSessionSnapshot, snapshotOfSession } from "./read-session-file.js";
+export { MAX_FILE_NAME_BYTES, safeFileName } from "./safe-file-name.js";
 export type {
   SessionSnapshot,
   SessionSnapshotEntry,

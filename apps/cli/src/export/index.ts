@@ -1,2 +1,2 @@
-export { MAX_FILE_NAME_BYTES, safeFileName } from "./safe-file-name.js";
+export { MAX_FILE_NAME_BYTES, safeFileName } from "@arbor/html-export";
 export { type WriteExportOptions, writeExportFile } from "./write-export-file.js";

@@ -1,23 +1,4 @@
-/** Names Windows reserves for devices, with any extension (`CON`, `nul.txt`, `COM1`, …). */
-const RESERVED_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/iu;
-
-/** Characters kept as they are: letters, digits, `.`, `_`, `-`. Anything else becomes `_`. */
-const UNSAFE = /[^\p{L}\p{N}._-]/gu;
-
-/** The longest stem produced, in UTF-8 bytes (the `.html` comes on top). */
-const MAX_STEM_BYTES = 120;
-
-function truncateUtf8(text: string, maxBytes: number): string {
-  const encoder = new TextEncoder();
-  let bytes = 0;
-  let end = 0;
-  for (const char of text) {
-    bytes += encoder.encode(char).length;
-    if (bytes > maxBytes) break;
-    end += char.length;
-  }
-  return text.slice(0, end);
-}
+import { safeFileName } from "../safe-file-name.js";
 
 /**
  * The file name a session's HTML export gets in its folder: the session id made into one
@@ -32,13 +13,5 @@ function truncateUtf8(text: string, maxBytes: number): string {
  * ```
  */
 export function childExportFileName(sessionId: string): string {
-  let name = sessionId
-    .normalize("NFC")
-    .replace(UNSAFE, "_")
-    .replace(/\.{2,}/gu, "_")
-    .replace(/_+/gu, "_");
-  name = name.replace(/^\.+|\.+$/gu, "");
-  if (RESERVED_NAME.test(name)) name = `_${name}`;
-  name = truncateUtf8(name, MAX_STEM_BYTES).replace(/\.+$/u, "");
-  return `${/^_*$/u.test(name) ? "session" : name}.html`;
+  return `${safeFileName(sessionId)}.html`;
 }

@@ -8,10 +8,11 @@ const UNSAFE = /[^\p{L}\p{N}._-]/gu;
 export const MAX_FILE_NAME_BYTES = 120;
 
 function truncateUtf8(text: string, maxBytes: number): string {
+  const encoder = new TextEncoder();
   let bytes = 0;
   let end = 0;
   for (const char of text) {
-    bytes += Buffer.byteLength(char, "utf8");
+    bytes += encoder.encode(char).length;
     if (bytes > maxBytes) break;
     end += char.length;
   }
