@@ -38,6 +38,25 @@ export function runSystemPrompt(
 }
 
 /**
+ * What every non-interactive run works with: the approval gate of the coding tools (asked
+ * on the terminal when there is one, refused at once when not; denials noted on stderr)
+ * and the project's stream rules (skipped rule files noted on stderr).
+ */
+export async function runGateAndRules(context: CliContext, selection: ModelSelection) {
+  const { io, paths, printer } = context;
+  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const gate = await createApprovalGate(context, selection.config, {
+    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
+    onDenied: (error) => printer.err(`[${error.message}]\n`),
+  });
+  const rules = await loadProjectRules(io.cwd, paths.home);
+  for (const warning of rules.warnings) {
+    printer.err(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
+  }
+  return { gate, rules };
+}
+
+/**
  * Opens the agent host of `arbor run` and print mode: the project's stream rules and
  * extensions (the project's own only when trusted), the coding tools behind the approval
  * gate (asked on the terminal when there is one, refused at once when not), and the
@@ -53,15 +72,7 @@ export async function openRunHost(
   const choice = overrides.noSession
     ? { create: { cwd: io.cwd } }
     : await chooseSession(paths, io.cwd, args);
-  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const gate = await createApprovalGate(context, selection.config, {
-    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
-    onDenied: (error) => printer.err(`[${error.message}]\n`),
-  });
-  const rules = await loadProjectRules(io.cwd, paths.home);
-  for (const warning of rules.warnings) {
-    printer.err(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
-  }
+  const { gate, rules } = await runGateAndRules(context, selection);
   const trust = await resolveProjectTrust({
     projectRoot: io.cwd,
     arborDir: paths.arborDir,

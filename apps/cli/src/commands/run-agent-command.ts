@@ -6,15 +6,14 @@ import {
   type OrchestrationResult,
   runAgent,
 } from "@arbor/orchestration";
-import { loadProjectRules } from "../agent/agent-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
-import { askOnTerminal, createApprovalGate } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { configuredThinking } from "../config/index.js";
 import { CliSessionStore, cliAgentOptions, cliModels } from "../host/index.js";
 import { sessionDirFor } from "../paths.js";
 import { asCliError, chooseSession } from "../session-locator.js";
+import { runGateAndRules } from "./open-run-host.js";
 import { readAll } from "./run-command.js";
 import { RUN_EXIT_CODES, runExitCode } from "./run-exit-code.js";
 
@@ -53,15 +52,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
   });
   const selection = await selectModel(context);
   const thinking = configuredThinking(selection.config);
-  const canAsk = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const gate = await createApprovalGate(context, selection.config, {
-    ...(canAsk ? { ask: askOnTerminal(io.stdin, io.stderr) } : {}),
-    onDenied: (error) => printer.err(`[${error.message}]\n`),
-  });
-  const rules = await loadProjectRules(io.cwd, paths.home);
-  for (const warning of rules.warnings) {
-    printer.err(`[skipped rule file ${warning.file}: ${warning.reason}]\n`);
-  }
+  const { gate, rules } = await runGateAndRules(context, selection);
   const choice = await chooseSession(paths, io.cwd, args);
   const store = new CliSessionStore({
     sessionsRoot: paths.sessionsRoot,
