@@ -113,13 +113,45 @@ function lockedMessage(path: string, pid: number, holder: LockHolder | undefined
 /** An id that names no entry of the session. */
 export class EntryNotFoundError extends SessionStoreError {
   override readonly name = "EntryNotFoundError";
-  constructor(readonly entryId: string) {
-    super("entry_not_found", `no entry with id "${entryId}" in this session`);
+  /**
+   * @param entryId - the id that names nothing
+   * @param referencedBy - the entry being appended that refers to it (as its parent, its
+   *   label's target), when there is one
+   */
+  constructor(
+    readonly entryId: string,
+    readonly referencedBy?: string,
+  ) {
+    super(
+      "entry_not_found",
+      referencedBy === undefined
+        ? `no entry with id "${entryId}" in this session`
+        : `entry "${referencedBy}" refers to "${entryId}", which is neither in this session nor earlier in the batch; nothing was written`,
+    );
   }
 
   /** Tells whether a value is a EntryNotFoundError, even one from another copy of this package. */
   static override isInstance(error: unknown): error is EntryNotFoundError {
     return SessionStoreError.isInstance(error) && error.name === "EntryNotFoundError";
+  }
+}
+
+/**
+ * An entry appended with its own id (`Session.appendEntries`) whose id the session
+ * already holds, or that appears twice in the batch. Nothing was written.
+ */
+export class DuplicateEntryIdError extends SessionStoreError {
+  override readonly name = "DuplicateEntryIdError";
+  constructor(readonly entryId: string) {
+    super(
+      "duplicate_entry_id",
+      `entry id "${entryId}" is already taken in this session (or repeats in the batch); nothing was written`,
+    );
+  }
+
+  /** Tells whether a value is a DuplicateEntryIdError, even one from another copy of this package. */
+  static override isInstance(error: unknown): error is DuplicateEntryIdError {
+    return SessionStoreError.isInstance(error) && error.name === "DuplicateEntryIdError";
   }
 }
 

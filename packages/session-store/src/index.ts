@@ -1,6 +1,7 @@
 export { activityTimeOf } from "./activity-time.js";
 export * from "./compaction/index.js";
 export {
+  DuplicateEntryIdError,
   type EntryIssue,
   EntryNotFoundError,
   InvalidEntryError,

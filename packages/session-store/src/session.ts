@@ -1,4 +1,5 @@
 import {
+  DuplicateEntryIdError,
   EntryNotFoundError,
   InvalidEntryError,
   SessionFileChangedError,
@@ -180,6 +181,46 @@ export class Session extends SessionReader {
    */
   appendTtsrInjection(injectedRules: InjectedRule[]): Promise<string> {
     return this.append({ type: "ttsr_injection", injectedRules });
+  }
+
+  /**
+   * Appends entries made elsewhere (an imported log that grew), keeping their ids, parent
+   * ids and timestamps. Each is checked against its schema (unknown types and fields are
+   * kept); each parent (and a label's target) must be in the session or earlier in the
+   * batch, so a batch can neither dangle nor form a cycle. The batch is one storage append:
+   * stored whole or not at all. The leaf moves to the last entry.
+   * @returns the ids appended, in order
+   * @throws InvalidEntryError when an entry fails its schema or JSON (leaf pointers included)
+   * @throws DuplicateEntryIdError when an id is taken, or repeats in the batch
+   * @throws EntryNotFoundError when a parent or a label's target is nowhere
+   */
+  async appendEntries(entries: readonly SessionEntry[]): Promise<string[]> {
+    this.assertWritable();
+    const batch = new Set<string>();
+    const known = (id: string) => batch.has(id) || this.tree.has(id);
+    const lines: string[] = [];
+    for (const entry of entries) {
+      const type = typeof entry?.type === "string" ? entry.type : "unknown";
+      const issue =
+        type === "leaf"
+          ? { field: "type", reason: "is a leaf pointer, which is navigation: use branch()" }
+          : newEntryIssue(entry);
+      if (issue) throw new InvalidEntryError(type, issue);
+      if (this.tree.isTaken(entry.id) || batch.has(entry.id))
+        throw new DuplicateEntryIdError(entry.id);
+      if (entry.parentId !== null && !known(entry.parentId))
+        throw new EntryNotFoundError(entry.parentId, entry.id);
+      const target = (entry as { targetId?: unknown }).targetId;
+      if (type === "label" && typeof target === "string" && !known(target))
+        throw new EntryNotFoundError(target, entry.id);
+      batch.add(entry.id);
+      lines.push(JSON.stringify(entry));
+    }
+    if (lines.length === 0) return [];
+    const checkpoint = this.tree.checkpoint();
+    // Copies from the stored text: the caller's objects may change after the call.
+    for (const line of lines) this.tree.add(recordOf(JSON.parse(line) as SessionEntry, 0));
+    return this.write(lines, [...batch], checkpoint);
   }
 
   /**
@@ -374,12 +415,12 @@ export class Session extends SessionReader {
     }
     const before = checkpoint ?? this.tree.checkpoint();
     this.tree.add(recordOf(entry, 0));
-    return this.write(JSON.stringify(entry), entry.id, before);
+    return this.write([JSON.stringify(entry)], entry.id, before);
   }
 
   private async storePointer(targetId: string | null, checkpoint: TreeCheckpoint): Promise<void> {
     const pointer = { ...this.build({ type: "leaf", targetId }), parentId: targetId };
-    await this.write(JSON.stringify(pointer), undefined, checkpoint);
+    await this.write([JSON.stringify(pointer)], undefined, checkpoint);
   }
 
   private assertWritable(): void {
@@ -394,14 +435,14 @@ export class Session extends SessionReader {
   }
 
   /**
-   * Stores a line; resolves with `result` once stored. One promise per append. When the
+   * Stores lines in one storage append; resolves with `result` once stored. When the
    * write fails, the tree goes back to `checkpoint`: the entry, and every entry appended
    * after it while it was in flight (the storage refuses those), are taken out again.
    */
-  private write<R>(line: string, result: R, checkpoint: TreeCheckpoint): Promise<R> {
+  private write<R>(lines: readonly string[], result: R, checkpoint: TreeCheckpoint): Promise<R> {
     this.inFlight++;
     // The storage is called synchronously, so appends reach it in call order.
-    const written = this.storage.append([line]).then(
+    const written = this.storage.append(lines).then(
       () => {
         this.settled();
         return result;
