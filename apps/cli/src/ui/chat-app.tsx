@@ -10,6 +10,8 @@ import {
   RenderedLinesContext,
   renderedLinesLookup,
   type TerminalExtensionUI,
+  ToolProgress,
+  type ToolUpdateSource,
 } from "./extension-ui/index.js";
 import { Footer } from "./footer.js";
 import { type CompletionSources, workspaceDirLister } from "./prompt-completion.js";
@@ -33,6 +35,8 @@ export interface ChatAppProps {
   approvals?: ApprovalPrompter;
   /** Where extensions' dialogs and notifications show (`ctx.ui`). */
   extensionUI?: TerminalExtensionUI;
+  /** Extension tools' progress (`ctx.onUpdate`), shown while an answer runs. */
+  toolUpdates?: ToolUpdateSource;
 }
 
 const NO_APPROVALS = {
@@ -43,7 +47,14 @@ const NO_APPROVALS = {
 type View = { name: "chat" } | { name: "tree" } | { name: "sessions"; sessions: SessionInfo[] };
 
 /** The interactive app: transcript, spinner, input, footer, and the /tree and /sessions views. */
-export function ChatApp({ controller, cwd, listSessions, approvals, extensionUI }: ChatAppProps) {
+export function ChatApp({
+  controller,
+  cwd,
+  listSessions,
+  approvals,
+  extensionUI,
+  toolUpdates,
+}: ChatAppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const approvalStore = approvals ?? NO_APPROVALS;
   const pendingApproval = useSyncExternalStore(approvalStore.subscribe, approvalStore.getState);
@@ -213,6 +224,7 @@ export function ChatApp({ controller, cwd, listSessions, approvals, extensionUI 
             <Spinner label="waiting for the model · Esc aborts" />
           ) : null}
           {state.busy ? <Spinner label={state.busy} /> : null}
+          {toolUpdates ? <ToolProgress source={toolUpdates} running={state.running} /> : null}
           <PromptInput
             key={prefill?.key ?? 0}
             onSubmit={submit}

@@ -14,6 +14,13 @@ import { cliAgentDefinition, cliAgentOptions, openCliHost } from "../host/index.
 import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
 import { chooseSession } from "../session-locator.js";
+import {
+  onTerminationSignal,
+  signalExitCode,
+  type TerminationSignal,
+  type UnansweredPrompt,
+  unansweredPrompt,
+} from "../signals/index.js";
 import { askYesNo, resolveProjectTrust, trustMessages } from "../trust/index.js";
 import { ApprovalPrompter } from "./approval-prompter.js";
 import { ChatApp } from "./chat-app.js";
@@ -128,12 +135,24 @@ export async function startInteractive(context: CliContext): Promise<number> {
       listSessions={() => listSessions(sessionDirFor(paths, io.cwd))}
       approvals={approvals}
       extensionUI={extensionUI}
+      toolUpdates={(listener) => host.onToolUpdate(listener)}
     />,
     { exitOnCtrlC: false },
   );
+  // SIGTERM or SIGHUP (the terminal closed): the answer so far is stored as aborted, then
+  // the app closes the session, which releases its lock.
+  let stoppedBy: TerminationSignal | undefined;
+  const stopOnSignal = onTerminationSignal((signal) => {
+    stoppedBy = signal;
+    controller.abort();
+    void host.waitForIdle().finally(() => app.unmount());
+  });
+  const unanswered = resumed ? unansweredPrompt(host.session) : undefined;
+  if (unanswered) void offerRetry(extensionUI, controller, unanswered);
   try {
     await app.waitUntilExit();
   } finally {
+    stopOnSignal();
     io.stdout.write("\u001b[?2004l");
     approvals.cancel();
     extensionUI.cancelAll();
@@ -141,5 +160,29 @@ export async function startInteractive(context: CliContext): Promise<number> {
     unguard();
   }
   io.stdout.write(`Session saved: ${controller.currentSession.location}\n`);
-  return 0;
+  return stoppedBy === undefined ? 0 : signalExitCode(stoppedBy);
+}
+
+/**
+ * Asks whether to send again the message a killed app left without an answer; yes sends
+ * it as a sibling of the old one (no second copy stacked after it).
+ */
+async function offerRetry(
+  ui: TerminalExtensionUI,
+  controller: ChatController,
+  prompt: UnansweredPrompt,
+): Promise<void> {
+  const preview = prompt.text.length > 60 ? `${prompt.text.slice(0, 60)}…` : prompt.text;
+  const yes = await ui.request(
+    {
+      kind: "confirm",
+      id: "arbor-retry-unanswered",
+      extensionName: "arbor",
+      timeoutMs: 0,
+      title: "Retry the last message?",
+      message: `"${preview}" got no answer (arbor was stopped). y sends it again, n leaves it.`,
+    },
+    new AbortController().signal,
+  );
+  if (yes === true) await controller.retry(prompt);
 }

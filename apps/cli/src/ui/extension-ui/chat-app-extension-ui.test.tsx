@@ -1,8 +1,9 @@
 import { ExtensionRunner } from "@arbor/extensions-api";
-import { ScriptedModel } from "@arbor/providers/test";
+import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
 import { isEntryOfType } from "@arbor/session-store";
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { ChatApp } from "../chat-app.js";
 import { ChatController } from "../chat-controller.js";
 import { openTestHost } from "../chat-host.test-util.js";
@@ -12,7 +13,9 @@ import { TerminalExtensionUI } from "./terminal-extension-ui.js";
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The chat app over a host whose extensions talk to the terminal UI, as `arbor` wires it. */
-async function setup(responses: string[]) {
+let releaseTool: () => void = () => undefined;
+
+async function setup(responses: readonly ScriptedResponseInput[]) {
   const errors: string[] = [];
   const extensions = new ExtensionRunner({
     cwd: "/project",
@@ -51,6 +54,18 @@ async function setup(responses: string[]) {
         });
       },
     });
+    arbor.registerTool({
+      name: "crawl",
+      description: "crawls",
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        ctx.onUpdate({ content: "page 1 of 2" });
+        await new Promise<void>((resolve) => {
+          releaseTool = resolve;
+        });
+        return { content: "crawled" };
+      },
+    });
     arbor.registerCommand("summarize", {
       description: "returns a prompt",
       handler: () => "Summarize our work so far",
@@ -71,6 +86,7 @@ async function setup(responses: string[]) {
       cwd="/project"
       listSessions={async () => []}
       extensionUI={ui}
+      toolUpdates={(listener) => host.onToolUpdate(listener)}
     />,
   );
   await inputReady(app.stdin);
@@ -143,6 +159,20 @@ describe("the chat app shows extensions' dialogs and notifications", () => {
     await type("x");
     await type("\u007F");
     expect(errors).toEqual(["renderer:threw"]);
+    await controller.close();
+  });
+
+  it("shows an extension tool's progress while it runs, and clears it when the answer ends", async () => {
+    const { frame, type, controller } = await setup([
+      { blocks: [{ type: "toolCall", id: "t1", name: "crawl", arguments: {} }] },
+      "All crawled.",
+    ]);
+    await type("crawl the site");
+    await type("\r");
+    await vi.waitFor(() => expect(frame()).toContain("⚙ crawl page 1 of 2"));
+    releaseTool();
+    await vi.waitFor(() => expect(frame()).toContain("All crawled."));
+    await vi.waitFor(() => expect(frame()).not.toContain("page 1 of 2"));
     await controller.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { CustomUIKey, UIRequest } from "@arbor/extensions-api";
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { terminalSafe } from "../../output/index.js";
 import type { PendingUIRequest } from "./terminal-extension-ui.js";
 
@@ -50,13 +50,19 @@ function SelectBody({
   pending: PendingUIRequest;
   request: Extract<UIRequest, { kind: "select" }>;
 }) {
+  // Keys can arrive faster than React re-renders: read and move the choice through a ref.
+  const chosen = useRef(0);
   const [index, setIndex] = useState(0);
+  const move = (step: number) => {
+    const count = request.options.length;
+    chosen.current = (chosen.current + step + count) % count;
+    setIndex(chosen.current);
+  };
   useInput((_input, key) => {
     if (key.escape) pending.answer(undefined);
-    else if (key.upArrow)
-      setIndex((at) => (at + request.options.length - 1) % request.options.length);
-    else if (key.downArrow) setIndex((at) => (at + 1) % request.options.length);
-    else if (key.return) pending.answer(request.options[index]);
+    else if (key.upArrow) move(-1);
+    else if (key.downArrow) move(1);
+    else if (key.return) pending.answer(request.options[chosen.current]);
   });
   return (
     <Box flexDirection="column">
@@ -106,12 +112,22 @@ function InputBody({
   pending: PendingUIRequest;
   request: Extract<UIRequest, { kind: "input" }>;
 }) {
+  const typed = useRef("");
   const [text, setText] = useState("");
+  const edit = (next: string) => {
+    typed.current = next;
+    setText(next);
+  };
   useInput((input, key) => {
     if (key.escape) pending.answer(undefined);
-    else if (key.return) pending.answer(text);
-    else if (key.backspace || key.delete) setText((value) => value.slice(0, -1));
-    else if (input && !key.ctrl && !key.meta) setText((value) => value + input);
+    else if (key.return) pending.answer(typed.current);
+    else if (key.backspace || key.delete) edit(typed.current.slice(0, -1));
+    else if (input && !key.ctrl && !key.meta) {
+      // Text and Enter can arrive in one chunk: the line ends at the first line break.
+      const end = input.search(/[\r\n]/u);
+      if (end < 0) edit(typed.current + input);
+      else pending.answer(typed.current + input.slice(0, end));
+    }
   });
   return (
     <Box flexDirection="column">

@@ -44,6 +44,31 @@ describe("extension dialogs in the terminal", () => {
     await vi.waitFor(() => expect(lastFrame()).not.toContain("Pick a mode"));
   });
 
+  it("select and input: keys arriving faster than the screen repaints are all applied before Enter", async () => {
+    const { ctx, stdin, lastFrame } = await setup();
+    const picked = ctx.ui.select("Pick", ["a", "b", "c"]);
+    await vi.waitFor(() => expect(lastFrame()).toContain("Pick"));
+    await inputReady(stdin);
+    // One write per key, with no pause for the screen to catch up.
+    stdin.write(DOWN);
+    stdin.write(DOWN);
+    stdin.write("\r");
+    expect(await picked).toBe("c");
+    const typed = ctx.ui.input("Name");
+    await vi.waitFor(() => expect(lastFrame()).toContain("Name"));
+    stdin.write("a");
+    stdin.write("b");
+    stdin.write("c");
+    stdin.write("\u007F");
+    stdin.write("\r");
+    expect(await typed).toBe("ab");
+    // Text and Enter in one chunk (a paste, a fast typist over a slow link).
+    const pasted = ctx.ui.input("Again");
+    await vi.waitFor(() => expect(lastFrame()).toContain("Again"));
+    stdin.write("xyz\r");
+    expect(await pasted).toBe("xyz");
+  });
+
   it.each([
     ["y", true],
     ["n", false],

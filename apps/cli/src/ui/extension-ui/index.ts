@@ -13,3 +13,4 @@ export {
   TerminalExtensionUI,
   type TerminalUIState,
 } from "./terminal-extension-ui.js";
+export { ToolProgress, type ToolUpdateSource } from "./tool-progress.js";
