@@ -21,9 +21,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const stores: [string, () => SessionStore][] = [
+/** Stores by backend; a file store is made in a folder of its own for each `name`. */
+const stores: [string, (name?: string) => SessionStore][] = [
   ["memory", () => new MemorySessionStore()],
-  ["file", () => new FileSessionStore({ root: join(dir, "store"), durability: "never" })],
+  [
+    "file",
+    (name = "store") => new FileSessionStore({ root: join(dir, name), durability: "never" }),
+  ],
 ];
 
 async function entriesOf(store: SessionStore, id: string): Promise<string[]> {
@@ -79,7 +83,7 @@ describe.each(stores)("importIntoStore (%s store)", (_name, makeStore) => {
       for (const line of stored) expect(afterIds.has(JSON.parse(line).id)).toBe(true);
       expect(after.length).toBe(stored.length + result.added);
       // The same as importing the whole file at once.
-      const fresh = makeStore();
+      const fresh = makeStore("fresh");
       await importIntoStore(fresh, await read(source));
       expect(after).toEqual(await entriesOf(fresh, first.header.id));
     }

@@ -1,12 +1,19 @@
+import { DuplicateEntryIdError, EntryNotFoundError } from "../errors.js";
 import type { SessionEntry } from "../format/entries.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SessionNotFoundError } from "../store/store-errors.js";
 import { type ImportedLog, RAW_LINE_CUSTOM_TYPE } from "./imported-log.js";
+import {
+  importedLogText,
+  removeSpareCopy,
+  rewriteStoredSession,
+  spareCopyId,
+} from "./stored-rewrite.js";
 
 /**
  * What importing one session did: `created` (new in the store), `unchanged` (the same
  * source was imported before), `updated` (the source grew: the entries it gained were
- * added after the ones already there), or `diverged` (the stored session was continued in
+ * appended after the ones already there), or `diverged` (the stored session was continued in
  * Arbor since; left untouched, and `reason` says so). With `dryRun`, what it would do.
  */
 export type StoreImportStatus = "created" | "unchanged" | "updated" | "diverged";
@@ -28,19 +35,17 @@ export interface StoreImportOptions {
   dryRun?: boolean;
 }
 
-/** An imported session as the text of a session log (header, then entries). */
-export function importedLogText(log: ImportedLog): string {
-  const lines = [JSON.stringify(log.header)];
-  for (const entry of log.entries) lines.push(JSON.stringify(entry));
-  return `${lines.join("\n")}\n`;
-}
+export { importedLogText } from "./stored-rewrite.js";
 
 /**
  * Stores an imported session under its deterministic id. Importing the same source again
- * changes nothing; importing a source that grew adds the entries it gained, keeping every
- * entry already stored (the session is rewritten whole, as `importLog` is the store's one
- * way to write given entries). A stored session that holds entries the source does not
- * (the conversation was continued in Arbor) is never overwritten.
+ * changes nothing. When the source grew and the stored entries are the start of the
+ * source's, only the new entries are appended (the stored bytes stay as they are, so
+ * following a live log appends a few lines each time). A torn last line completed since,
+ * or an entry the source changed (a split message that gained a part), needs the session
+ * rewritten: that is done crash-safely (see {@link rewriteStoredSession}). A stored
+ * session that holds entries the source does not (the conversation was continued in
+ * Arbor) is never overwritten.
  * @example
  * for (const log of await readClaudeCodeFile(file)) await importIntoStore(store, log);
  */
@@ -50,33 +55,92 @@ export async function importIntoStore(
   options: StoreImportOptions = {},
 ): Promise<StoreImportResult> {
   const id = log.header.id;
-  const tenant = options.tenant === undefined ? {} : { tenant: options.tenant };
-  const stored = await storedEntries(store, id, options.tenant);
-  if (stored === undefined) {
-    if (!options.dryRun) await store.importLog(importedLogText(log), tenant);
-    return { id, status: "created", added: log.entries.length };
-  }
-  const fresh = new Map(log.entries.map((e) => [e.id, JSON.stringify(e)]));
+  const tenant = options.tenant;
+  const stored = await storedEntries(store, id, tenant);
+  if (stored === undefined) return create(store, log, options);
   const kept = stored.filter((e) => e.type !== "leaf");
-  const extra = kept.filter((e) => !fresh.has(e.id) && !isTornLine(e));
-  if (extra.length > 0) {
+  const diverged = divergence(kept, log);
+  if (diverged) return { id, status: "diverged", added: 0, reason: diverged };
+  const storedIds = new Set(kept.map((e) => e.id));
+  const added = log.entries.filter((e) => !storedIds.has(e.id)).length;
+  const appendable = isPrefix(kept, log.entries);
+  if (appendable && kept.length === log.entries.length) {
+    if (!options.dryRun) await removeSpareCopy(store, id, tenant);
+    return { id, status: "unchanged", added: 0 };
+  }
+  if (options.dryRun) return { id, status: "updated", added };
+  if (!appendable || !(await appendNew(store, log, kept, tenant))) {
+    await rewriteStoredSession(store, log, tenant);
+  } else await removeSpareCopy(store, id, tenant);
+  return { id, status: "updated", added };
+}
+
+/** Stores a session the store does not hold, or says why not. */
+async function create(
+  store: SessionStore,
+  log: ImportedLog,
+  options: StoreImportOptions,
+): Promise<StoreImportResult> {
+  const id = log.header.id;
+  // A rewrite the process died in may have left only its spare copy.
+  const spare = await storedEntries(store, spareCopyId(id), options.tenant);
+  const diverged = spare && divergence(spare, log);
+  if (diverged) {
     return {
       id,
       status: "diverged",
       added: 0,
-      reason: `the stored session has ${extra.length} entries the source does not (it was continued in Arbor); import it as a copy or delete the stored one first`,
+      reason: `an interrupted rewrite left the session as "${spareCopyId(id)}", and ${diverged.replace(/^the stored session /, "it ")}`,
     };
   }
-  const same =
-    kept.length === log.entries.length && kept.every((e) => fresh.get(e.id) === JSON.stringify(e));
-  if (same) return { id, status: "unchanged", added: 0 };
-  if (!options.dryRun) {
-    await store.delete(id, tenant);
-    await store.importLog(importedLogText(log), tenant);
+  if (options.dryRun) return { id, status: "created", added: log.entries.length };
+  await store.importLog(
+    importedLogText(log),
+    options.tenant === undefined ? {} : { tenant: options.tenant },
+  );
+  if (spare) await removeSpareCopy(store, id, options.tenant);
+  return { id, status: "created", added: log.entries.length };
+}
+
+/** Why the stored entries cannot be brought up to the source's, or undefined. */
+function divergence(stored: readonly SessionEntry[], log: ImportedLog): string | undefined {
+  const fresh = new Set(log.entries.map((e) => e.id));
+  const extra = stored.filter((e) => e.type !== "leaf" && !fresh.has(e.id) && !isTornLine(e));
+  if (extra.length === 0) return undefined;
+  return `the stored session has ${extra.length} entries the source does not (it was continued in Arbor); import it as a copy or delete the stored one first`;
+}
+
+/** Whether the stored entries are the source's first ones, unchanged and in order. */
+function isPrefix(stored: readonly SessionEntry[], entries: readonly SessionEntry[]): boolean {
+  if (stored.length > entries.length) return false;
+  return stored.every((e, i) => JSON.stringify(e) === JSON.stringify(entries[i]));
+}
+
+/**
+ * Appends the entries after the stored ones to the session, opened for writing. Checks
+ * again under the lock that the stored entries are the ones compared.
+ * @returns false when the session changed since, or its shape refuses the append (nothing
+ * was written then)
+ */
+async function appendNew(
+  store: SessionStore,
+  log: ImportedLog,
+  kept: readonly SessionEntry[],
+  tenant: string | undefined,
+): Promise<boolean> {
+  const session = await store.open(log.header.id, tenant === undefined ? {} : { tenant });
+  try {
+    const now = session.getEntries().filter((e) => e.type !== "leaf");
+    if (now.length !== kept.length || !isPrefix(now, log.entries)) return false;
+    await session.appendEntries(log.entries.slice(kept.length));
+    return true;
+  } catch (error) {
+    if (DuplicateEntryIdError.isInstance(error) || EntryNotFoundError.isInstance(error))
+      return false;
+    throw error;
+  } finally {
+    await session.close();
   }
-  const storedIds = new Set(kept.map((e) => e.id));
-  const added = log.entries.filter((e) => !storedIds.has(e.id)).length;
-  return { id, status: "updated", added };
 }
 
 /** A raw entry of a last line that was still being written when it was imported. */
