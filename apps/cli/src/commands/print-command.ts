@@ -4,6 +4,13 @@ import type { AgentHost } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { UnpricedModels } from "../output/index.js";
 import { lastAssistantText } from "../session-text.js";
+import {
+  onTerminationSignal,
+  retryUnansweredPrompt,
+  signalExitCode,
+  type TerminationSignal,
+  unansweredPrompt,
+} from "../signals/index.js";
 import { openRunHost } from "./open-run-host.js";
 import { AcceptedText, OUTPUT_FORMATS, type OutputFormat } from "./print-output.js";
 import { noticeFor, readAll } from "./run-command.js";
@@ -54,17 +61,23 @@ export async function printCommand(context: CliContext, words: readonly string[]
   const given = words.join(" ").trim();
   const piped = stdinHoldsInput(io.stdin, given !== "") ? (await readAll(io.stdin)).trim() : "";
   const prompt = [given, piped].filter((part) => part !== "").join("\n\n");
-  if (!prompt) {
-    throw usage(
-      "print mode needs a prompt.",
-      'Pass it as an argument (arbor -p "explain this error") or pipe it: echo "…" | arbor -p',
-    );
-  }
+  const resuming = context.args.continue || context.args.session !== undefined;
+  if (!prompt && !resuming) throw noPrompt();
   const unguard = guardExtensionFailures(process);
   let host: AgentHost | undefined;
+  let stoppedBy: TerminationSignal | undefined;
+  const stopOnSignal = onTerminationSignal((signal) => {
+    stoppedBy = signal;
+    host?.abort();
+  });
   try {
     host = await openRunHost(context, selection, overrides);
+    if (stoppedBy !== undefined) return signalExitCode(stoppedBy);
     const opened = host;
+    // Without a prompt, a resumed session whose last message got no answer (the process
+    // was killed) has it sent again, as a sibling rather than a second copy.
+    const unanswered = prompt ? undefined : unansweredPrompt(opened.session);
+    if (!prompt && unanswered === undefined) throw noPrompt();
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
       const notice = unpriced.check(opened.agent.model.info);
@@ -73,7 +86,8 @@ export async function printCommand(context: CliContext, words: readonly string[]
     reportPrice();
     const onSigint = () => opened.abort();
     process.once("SIGINT", onSigint);
-    const run = host.prompt(prompt);
+    if (unanswered) printer.err("[retrying the last message, which got no answer]\n");
+    const run = unanswered ? await retryUnansweredPrompt(opened, unanswered) : host.prompt(prompt);
     const text = new AcceptedText();
     try {
       for await (const event of run.events) {
@@ -102,6 +116,10 @@ export async function printCommand(context: CliContext, words: readonly string[]
     };
     if (format === "json") printer.json(output);
     if (format === "stream-json") printer.jsonLine({ type: "result", ...output });
+    if (stoppedBy !== undefined) {
+      printer.err(`arbor: stopped by ${stoppedBy}; the partial answer is stored.\n`);
+      return signalExitCode(stoppedBy);
+    }
     if (!result.success) {
       const detail = result.message ? `: ${result.message}` : "";
       printer.err(`arbor: the run ended without an answer (${result.reason}${detail}).\n`);
@@ -109,7 +127,15 @@ export async function printCommand(context: CliContext, words: readonly string[]
     }
     return RUN_EXIT_CODES.success;
   } finally {
+    stopOnSignal();
     unguard();
     await host?.close();
   }
+}
+
+function noPrompt(): Error {
+  return usage(
+    "print mode needs a prompt.",
+    'Pass it as an argument (arbor -p "explain this error") or pipe it: echo "…" | arbor -p',
+  );
 }

@@ -5,6 +5,7 @@ import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { UnpricedModels } from "../output/index.js";
 import { lastAssistantText } from "../session-text.js";
+import { onTerminationSignal, signalExitCode, type TerminationSignal } from "../signals/index.js";
 import { openRunHost } from "./open-run-host.js";
 import { lastFailoverKind, RUN_EXIT_CODES, runExitCode } from "./run-exit-code.js";
 import { runOverridesOf } from "./run-overrides.js";
@@ -51,8 +52,15 @@ export async function runCommand(context: CliContext): Promise<number> {
   // A stray failure of an extension is reported, not fatal to the run and its session.
   const unguard = guardExtensionFailures(process);
   let host: AgentHost | undefined;
+  // SIGTERM or SIGHUP: the answer so far is stored as aborted and the session closed.
+  let stoppedBy: TerminationSignal | undefined;
+  const stopOnSignal = onTerminationSignal((signal) => {
+    stoppedBy = signal;
+    host?.abort();
+  });
   try {
     host = await openRunHost(context, selection, runOverridesOf(context));
+    if (stoppedBy !== undefined) return signalExitCode(stoppedBy);
     const opened = host;
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
@@ -96,6 +104,12 @@ export async function runCommand(context: CliContext): Promise<number> {
       };
       printer.json(output);
     }
+    if (stoppedBy !== undefined) {
+      printer.err(
+        `arbor: stopped by ${stoppedBy}; the partial answer is stored (resume with arbor --continue).\n`,
+      );
+      return signalExitCode(stoppedBy);
+    }
     if (!result.success) {
       const detail = result.message ? `: ${result.message}` : "";
       printer.err(`arbor: the run ended without an answer (${result.reason}${detail}).\n`);
@@ -108,6 +122,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     }
     return RUN_EXIT_CODES.success;
   } finally {
+    stopOnSignal();
     unguard();
     await host?.close();
   }

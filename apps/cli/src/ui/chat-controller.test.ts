@@ -60,19 +60,33 @@ describe("ChatController on the agent host", () => {
     await controller.close();
   });
 
-  it("counts this app run's usage in the footer, not the whole session's", async () => {
+  it("shows the session's token and cost totals, earlier runs included, so they survive a resume", async () => {
     const { controller, host } = await controllerWithLifecycleLog(["a", "b"]);
     await host.session.appendMessage({
       role: "assistant",
       content: [{ type: "text", text: "from an earlier run" }],
-      usage: { input: 1000, output: 1000, cacheRead: 0, cacheWrite: 0, totalTokens: 2000 },
+      usage: {
+        input: 1000,
+        output: 700,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 1700,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 },
+      },
       timestamp: 1,
     } as never);
+    controller.refresh();
+    // Before anything is sent in this app run, the stored totals show.
+    expect(controller.getState().usage).toEqual({ input: 1000, output: 700 });
+    expect(controller.getState().cost).toBeCloseTo(0.25);
     await controller.send("hi");
-    const shown = controller.getState().usage;
-    expect(host.state().usage.input).toBeGreaterThan(shown.input);
-    expect(shown.input).toBeGreaterThan(0);
-    expect(shown.input).toBeLessThan(1000);
+    const shown = controller.getState();
+    expect(shown.usage.input).toBeGreaterThan(1000);
+    expect(shown.usage).toEqual({
+      input: host.state().usage.input,
+      output: host.state().usage.output,
+    });
+    expect(shown.cost).toBeGreaterThanOrEqual(0.25);
     await controller.close();
   });
 });

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
 import type { ProjectContext } from "../context/index.js";
 import { UnpricedModels } from "../output/index.js";
+import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";
@@ -99,17 +100,14 @@ export class ChatController {
   getState = (): ChatState => this.state;
 
   private snapshot(change: Partial<ChatState>): ChatState {
-    const base = this.state ?? {
-      items: [],
-      running: false,
-      busy: undefined,
-      usage: { input: 0, output: 0 },
-      cost: 0,
-    };
+    const base = this.state ?? { items: [], running: false, busy: undefined };
     const host = this.host.state();
     return {
       ...base,
       ...change,
+      // The session's whole use, every stored answer included, so a resume keeps the totals.
+      usage: { input: host.usage.input, output: host.usage.output },
+      cost: host.usage.cost,
       title: host.title,
       // The agent may follow a model chosen on the path (after /tree or /fork).
       modelLabel: `${host.model.provider}/${host.model.id}`,
@@ -183,22 +181,29 @@ export class ChatController {
   async follow(run: AgentRun): Promise<void> {
     this.update({ running: true });
     for await (const event of run.events) this.apply(event);
-    const result = await run.result.catch((error: unknown) => {
+    // The footer's totals are derived from the session, where the run stored its use.
+    await run.result.catch((error: unknown) => {
       this.notify(
         `The run failed: ${error instanceof Error ? error.message : String(error)}`,
         "error",
       );
-      return undefined;
     });
-    if (result) {
-      // The footer counts this app run's use; the host's usage is the whole session's.
-      const usage = {
-        input: this.state.usage.input + result.usage.input,
-        output: this.state.usage.output + result.usage.output,
-      };
-      this.update({ usage, cost: this.state.cost + result.cost });
-    }
     this.update({ running: false });
+  }
+
+  /**
+   * Sends a prompt that got no answer (the app was killed) again, as a sibling of the
+   * unanswered message rather than a second copy after it; resolves when the run ends.
+   */
+  async retry(prompt: UnansweredPrompt): Promise<void> {
+    if (this.host.state().busy !== undefined) return;
+    const run = await retryUnansweredPrompt(this.host, prompt);
+    const items = transcriptFromSession(this.host.session);
+    this.update({
+      items: [...items, { kind: "user", id: nextItemId("u"), text: prompt.text }],
+      running: true,
+    });
+    await this.follow(run);
   }
 
   /** Aborts the running prompt; the partial answer stays, marked aborted. */
@@ -271,11 +276,7 @@ export class ChatController {
    */
   async switchSession(sessionId: string): Promise<void> {
     await this.host.switchSession({ sessionId });
-    this.update({
-      items: transcriptFromSession(this.host.session),
-      usage: { input: 0, output: 0 },
-      cost: 0,
-    });
+    this.update({ items: transcriptFromSession(this.host.session) });
   }
 
   /**

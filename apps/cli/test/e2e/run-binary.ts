@@ -18,6 +18,8 @@ export function runArbor(
     stdin?: string;
     /** Sends SIGINT once the output printed so far matches (as Ctrl+C in a terminal). */
     interruptWhen?: (stdout: string) => boolean;
+    /** The signal `interruptWhen` sends. Default SIGINT. */
+    signal?: NodeJS.Signals;
   },
 ): Promise<BinaryResult> {
   const started = Date.now();
@@ -34,7 +36,7 @@ export function runArbor(
       stdout += chunk.toString("utf8");
       if (!interrupted && options.interruptWhen?.(stdout)) {
         interrupted = true;
-        child.kill("SIGINT");
+        child.kill(options.signal ?? "SIGINT");
       }
     });
     child.stderr.on("data", (chunk: Buffer) => {

@@ -159,6 +159,19 @@ export class TmuxTerminal {
     return Number(new RegExp(`${EXIT_MARKER}(\\d+)`).exec(screen)?.[1]);
   }
 
+  /**
+   * Sends a signal to the `arbor` process itself (the pane's shell's child), as `kill` from
+   * another terminal would.
+   */
+  signalApp(signal: NodeJS.Signals): void {
+    const shell = this.tmux("display-message", "-p", "-t", this.name, "#{pane_pid}").trim();
+    const child = execFileSync("ps", ["-o", "pid=", "--ppid", shell], { encoding: "utf8" })
+      .trim()
+      .split(/\s+/)[0];
+    if (!child) throw new Error(`no process runs in the pane of shell ${shell}`);
+    process.kill(Number(child), signal);
+  }
+
   /** Ends the tmux session (and with it the process). */
   kill(): void {
     try {
