@@ -245,4 +245,27 @@ describe.each(stores)("following a live log (%s store)", (_name, makeStore) => {
       expect(await entryLines(inner, id)).toEqual(wanted);
     },
   );
+
+  it("rewrites (through the spare copy) when the stored shape refuses the append", async () => {
+    // A stored entry waits for a parent the source only now gains: that id is taken, so
+    // the append is refused whole and the session is rewritten instead.
+    const store = new WatchedStore(makeStore());
+    const live = join(dir, "shape.jsonl");
+    await writeFile(live, lines(1, 2));
+    const base = await read(live);
+    const id = base.header.id;
+    const orphan = { ...defined(base.entries[1]), id: "late-child", parentId: "late" };
+    const first = { ...base, entries: [defined(base.entries[0]), orphan] };
+    await importIntoStore(store, first);
+    const parent = {
+      ...defined(base.entries[0]),
+      id: "late",
+      parentId: defined(base.entries[0]).id,
+    };
+    const grown = { ...base, entries: [...first.entries, parent] };
+    expect(await importIntoStore(store, grown)).toEqual({ id, status: "updated", added: 1 });
+    expect(store.writes).toContain(`importLog ${spareCopyId(id)}`);
+    expect(await entryLines(store, id)).toEqual(grown.entries.map((e) => JSON.stringify(e)));
+    expect((await store.list()).sessions.map((s) => s.id)).toEqual([id]);
+  });
 });
