@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionChoice } from "@arbor/orchestration";
 import type { ModelRequest } from "@arbor/providers";
@@ -10,6 +8,7 @@ import {
   type SessionStore,
 } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentTool } from "@arbor/turn-runner";
+import { runObservedScenario } from "../scenario/observed-run.js";
 import type { ScenarioResult } from "../scenario/run-scenario.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";
 import { checkAgentExpectations } from "./check-agent-expectations.js";
@@ -299,40 +298,11 @@ async function observe(
  * scripted actions, reloads and forks), then compared with `expect` on the result objects, the tree reopened from the file, the events, the model
  * calls, the tool calls and the waits.
  */
-export async function runAgentScenario(
-  scenario: AgentScenario,
-  path?: string,
-): Promise<ScenarioResult> {
-  const started = performance.now();
-  const failures: string[] = [];
-  const dir = await mkdtemp(join(tmpdir(), "arbor-agent-scenario-"));
-  let calls = 0;
-  try {
+export function runAgentScenario(scenario: AgentScenario, path?: string): Promise<ScenarioResult> {
+  const expected = { name: scenario.name, throws: scenario.expect.throws };
+  return runObservedScenario(expected, path, "arbor-agent-scenario-", async (dir, failures) => {
     const observation = await observe(scenario, dir, failures);
-    calls = observation.calls.reduce((sum, count) => sum + count, 0);
     failures.push(...checkAgentExpectations(scenario, observation));
-    if (scenario.expect.throws !== undefined) {
-      failures.push(
-        `expected an error containing ${JSON.stringify(scenario.expect.throws)}, none was thrown`,
-      );
-    }
-  } catch (error) {
-    const message = (error as Error).message;
-    const expected = scenario.expect.throws;
-    if (expected === undefined) failures.push(`threw: ${message}`);
-    else if (!message.includes(expected))
-      failures.push(
-        `threw: expected an error containing ${JSON.stringify(expected)}, got ${JSON.stringify(message)}`,
-      );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  return {
-    name: scenario.name,
-    path,
-    passed: failures.length === 0,
-    failures,
-    calls,
-    durationMs: performance.now() - started,
-  };
+    return observation.calls.reduce((sum, count) => sum + count, 0);
+  });
 }

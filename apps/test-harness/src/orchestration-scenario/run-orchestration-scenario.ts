@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   type AgentNode,
@@ -13,6 +12,7 @@ import {
 import { FileSessionStore } from "@arbor/session-store";
 import { buildScenarioModels, type ScenarioModels } from "../agent-scenario/scenario-targets.js";
 import { buildScenarioTools, ToolCallLog } from "../agent-scenario/scenario-tools.js";
+import { runObservedScenario } from "../scenario/observed-run.js";
 import type { ScenarioResult } from "../scenario/run-scenario.js";
 import { checkOrchestrationExpectations } from "./check-orchestration-expectations.js";
 import { crashRun } from "./crash-run.js";
@@ -143,40 +143,19 @@ async function observe(
  * scenario has a `crash`), then compared with `expect` on the result object, every session
  * of the store, the events, the model calls and the tool calls.
  */
-export async function runOrchestrationScenario(
+export function runOrchestrationScenario(
   scenario: OrchestrationScenario,
   path?: string,
 ): Promise<ScenarioResult> {
-  const started = performance.now();
-  const failures: string[] = [];
-  const dir = await mkdtemp(join(tmpdir(), "arbor-orchestration-scenario-"));
-  let calls = 0;
-  try {
-    const observation = await observe(scenario, dir, failures);
-    calls = observation.models.calls().reduce((sum, count) => sum + count, 0);
-    failures.push(...checkOrchestrationExpectations(scenario, observation));
-    if (scenario.expect.throws !== undefined) {
-      failures.push(
-        `expected an error containing ${JSON.stringify(scenario.expect.throws)}, none was thrown`,
-      );
-    }
-  } catch (error) {
-    const message = (error as Error).message;
-    const expected = scenario.expect.throws;
-    if (expected === undefined) failures.push(`threw: ${message}`);
-    else if (!expected.every((piece) => message.includes(piece)))
-      failures.push(
-        `threw: expected an error containing ${JSON.stringify(expected)}, got ${JSON.stringify(message)}`,
-      );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  return {
-    name: scenario.name,
+  const expected = { name: scenario.name, throws: scenario.expect.throws };
+  return runObservedScenario(
+    expected,
     path,
-    passed: failures.length === 0,
-    failures,
-    calls,
-    durationMs: performance.now() - started,
-  };
+    "arbor-orchestration-scenario-",
+    async (dir, failures) => {
+      const observation = await observe(scenario, dir, failures);
+      failures.push(...checkOrchestrationExpectations(scenario, observation));
+      return observation.models.calls().reduce((sum, count) => sum + count, 0);
+    },
+  );
 }
