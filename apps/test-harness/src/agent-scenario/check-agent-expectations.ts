@@ -13,6 +13,15 @@ import type { TreeSummary } from "./tree-summary.js";
 /** Records a failure when `expected` and `actual` differ (as JSON). */
 export type Mismatch = (what: string, expected: unknown, actual: unknown) => void;
 
+/** A {@link Mismatch} that adds a line to `failures` when the two differ as JSON. */
+export function mismatchInto(failures: string[]): Mismatch {
+  return (what, expected, actual) => {
+    if (JSON.stringify(expected) !== JSON.stringify(actual)) {
+      failures.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    }
+  };
+}
+
 /** Event types with runs of the same delta type collapsed to one. */
 export function collapseDeltas(types: readonly string[]): string[] {
   const collapsed: string[] = [];
@@ -173,11 +182,7 @@ export function checkAgentExpectations(
 ): string[] {
   const { expect } = scenario;
   const failures: string[] = [];
-  const mismatch: Mismatch = (what, expected, actual) => {
-    if (JSON.stringify(expected) !== JSON.stringify(actual)) {
-      failures.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-    }
-  };
+  const mismatch = mismatchInto(failures);
   if (expect.result !== undefined) {
     checkResult("result", expect.result, observed.results.at(-1), mismatch, failures);
   }

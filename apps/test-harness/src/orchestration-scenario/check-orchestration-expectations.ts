@@ -2,7 +2,7 @@ import {
   checkRequest,
   checkResult,
   checkTree,
-  type Mismatch,
+  mismatchInto,
 } from "../agent-scenario/check-agent-expectations.js";
 import type { OrchestrationScenario } from "./orchestration-scenario-schema.js";
 import type { OrchestrationObservation } from "./run-orchestration-scenario.js";
@@ -34,11 +34,7 @@ export function checkOrchestrationExpectations(
 ): string[] {
   const { expect } = scenario;
   const failures: string[] = [];
-  const mismatch: Mismatch = (what, expected, actual) => {
-    if (JSON.stringify(expected) !== JSON.stringify(actual)) {
-      failures.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-    }
-  };
+  const mismatch = mismatchInto(failures);
   checkStream(observed, failures);
   const { result } = observed;
   if (expect.result !== undefined) {
