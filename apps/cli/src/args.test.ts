@@ -11,6 +11,7 @@ describe("parseCliArgs", () => {
       debug: true,
       json: false,
       continue: false,
+      resume: false,
       trustProject: false,
       print: false,
       noSession: false,
@@ -94,5 +95,13 @@ describe("parseCliArgs", () => {
   it("rejects an unknown option with a pointer to --help", () => {
     expect(() => parseCliArgs(["--frobnicate"])).toThrow(CliUsageError);
     expect(() => parseCliArgs(["--frobnicate"])).toThrow(/--frobnicate.*arbor --help/s);
+  });
+});
+
+describe("parseCliArgs: -r", () => {
+  it("-r and --resume ask for the session picker", () => {
+    expect(parseCliArgs(["-r"]).resume).toBe(true);
+    expect(parseCliArgs(["--resume"]).resume).toBe(true);
+    expect(parseCliArgs([]).resume).toBe(false);
   });
 });

@@ -11,6 +11,8 @@ export interface CliArgs {
   json: boolean;
   /** `--continue`: resume the newest session of this directory. */
   continue: boolean;
+  /** `-r, --resume`: pick the session to resume from a list of this directory's. */
+  resume: boolean;
   /** `--session <id|path>`: resume this session. */
   session?: string;
   /** `--provider <name>`: a configured provider. */
@@ -84,6 +86,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         agent: { type: "string" },
         "with-children": { type: "boolean" },
         continue: { type: "boolean", short: "c", default: false },
+        resume: { type: "boolean", short: "r", default: false },
         session: { type: "string", short: "s" },
         provider: { type: "string" },
         model: { type: "string", short: "m" },
@@ -115,6 +118,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...optional("agent", values.agent),
       ...(values["with-children"] ? { withChildren: true } : {}),
       continue: values.continue,
+      resume: values.resume,
       ...(values.session !== undefined ? { session: values.session } : {}),
       ...(values.provider !== undefined ? { provider: values.provider } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),

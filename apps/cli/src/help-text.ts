@@ -16,6 +16,7 @@ Usage
 
 Options
   -c, --continue          resume the newest session of this directory
+  -r, --resume            pick a session of this directory to resume (type to search)
   -s, --session <id|path> resume a session by id, id prefix or file (pi's files too)
       --provider <name>   a configured provider (openai, anthropic, or a config name)
   -m, --model <id>        the model to use, e.g. gpt-4.1, claude-sonnet-4-6 or

@@ -23,6 +23,7 @@ import {
   listAllSessions,
   openSessionForWriting,
 } from "../session-locator.js";
+import { shortIds } from "../short-ids.js";
 import { layoutTree, renderTreeText } from "../tree-lines.js";
 import { askYesNo } from "../trust/index.js";
 
@@ -34,7 +35,8 @@ function formatDate(date: Date): string {
 
 /**
  * The list `arbor sessions list` prints: a header row, then one safe line per session
- * (every field from a file is escaped), the id column as wide as the longest id.
+ * (every field from a file is escaped), each id shortened to the shortest prefix of at
+ * least 8 characters unique among the listed sessions.
  */
 export function formatList(sessions: readonly SessionInfo[], here: boolean): string {
   if (sessions.length === 0) {
@@ -42,7 +44,9 @@ export function formatList(sessions: readonly SessionInfo[], here: boolean): str
       ? 'No sessions in this directory yet. Start one with "arbor"; "arbor sessions list" shows all.\n'
       : 'No sessions yet. Start one with "arbor" or "arbor demo".\n';
   }
-  const ids = sessions.map((s) => terminalSafe(s.id));
+  // Ids as short as they can be while unique among those listed (as git shows hashes).
+  const short = shortIds(sessions.map((s) => s.id));
+  const ids = sessions.map((s) => terminalSafe(short.get(s.id) ?? s.id));
   const width = Math.max(2, ...ids.map((id) => id.length));
   const header = `${"ID".padEnd(width)}  ${"MODIFIED".padEnd(16)}  MSGS  TITLE  FOLDER`;
   const rows = sessions.map(

@@ -1,38 +1,103 @@
 import type { SessionInfo } from "@arbor/session-store";
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { terminalSafe } from "../output/index.js";
+import { shortIds } from "../short-ids.js";
 
 /** Props of {@link SessionPicker}. */
 export interface SessionPickerProps {
   sessions: readonly SessionInfo[];
+  /** The session open now, marked `▶` (none when picking from the shell). */
   currentPath: string;
   onSelect: (path: string) => void;
   onCancel: () => void;
+  /** The heading. Default "Sessions of this directory". */
+  title?: string;
+  /** Rows shown at once; the list scrolls. Default 15. */
+  height?: number;
 }
 
-/** Picks a session to resume: ↑/↓ move, Enter opens, Esc leaves. */
-export function SessionPicker({ sessions, currentPath, onSelect, onCancel }: SessionPickerProps) {
-  const [cursor, setCursor] = useState(0);
-  useInput((_input, key) => {
-    if (key.escape) return onCancel();
-    if (key.upArrow) return setCursor((current) => Math.max(0, current - 1));
-    if (key.downArrow) return setCursor((current) => Math.min(sessions.length - 1, current + 1));
-    if (key.return) {
-      const session = sessions[cursor];
-      if (session) onSelect(session.path);
-    }
+/** The sessions whose title, id or folder contains every word of `query` (any case). */
+export function matchingSessions(
+  sessions: readonly SessionInfo[],
+  query: string,
+): readonly SessionInfo[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return sessions;
+  return sessions.filter((session) => {
+    const text = `${session.title ?? ""} ${session.id} ${session.cwd}`.toLowerCase();
+    return words.every((word) => text.includes(word));
   });
+}
+
+function formatDate(date: Date): string {
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
+ * Picks a session to resume: newest first, each with its short id, date, message count and
+ * title; typing filters by title, id or folder (Backspace edits the search), ↑/↓ move,
+ * Enter opens, Esc leaves.
+ */
+export function SessionPicker({
+  sessions,
+  currentPath,
+  onSelect,
+  onCancel,
+  title = "Sessions of this directory",
+  height = 15,
+}: SessionPickerProps) {
+  const ordered = useMemo(
+    () => [...sessions].sort((a, b) => b.modified.getTime() - a.modified.getTime()),
+    [sessions],
+  );
+  const short = useMemo(() => shortIds(ordered.map((s) => s.id)), [ordered]);
+  // Keys can arrive faster than React re-renders: the search and cursor live in refs too.
+  const state = useRef({ query: "", cursor: 0 });
+  const [, repaint] = useState(0);
+  const shown = matchingSessions(ordered, state.current.query);
+  useInput((input, key) => {
+    const current = state.current;
+    const visible = matchingSessions(ordered, current.query);
+    if (key.escape) return onCancel();
+    if (key.return) {
+      const session = visible[current.cursor];
+      if (session) onSelect(session.path);
+      return;
+    }
+    if (key.upArrow) current.cursor = Math.max(0, current.cursor - 1);
+    else if (key.downArrow) current.cursor = Math.min(visible.length - 1, current.cursor + 1);
+    else if (key.backspace || key.delete) {
+      current.query = current.query.slice(0, -1);
+      current.cursor = 0;
+    } else if (input && !key.ctrl && !key.meta && !key.tab) {
+      current.query += input.replace(/[\r\n]/g, "");
+      current.cursor = 0;
+    }
+    repaint((n) => n + 1);
+  });
+  const { query, cursor } = state.current;
+  const first = Math.max(0, Math.min(cursor - Math.floor(height / 2), shown.length - height));
+  const rows = shown.slice(first, first + height);
+  const idWidth = Math.max(8, ...ordered.map((s) => (short.get(s.id) ?? s.id).length));
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>Sessions of this directory</Text>
-      {sessions.length === 0 ? <Text dimColor>no sessions yet</Text> : null}
-      {sessions.map((session, index) => (
-        <Text key={session.path} inverse={index === cursor} wrap="truncate-end">
-          {`${session.path === currentPath ? "▶" : " "} ${session.modified.toISOString().slice(0, 16).replace("T", " ")}  ${String(session.messageCount).padStart(3)} msgs  ${terminalSafe(session.title ?? "(untitled)")}`}
+      <Text bold>{title}</Text>
+      <Text>
+        search: {terminalSafe(query)}
+        <Text inverse> </Text>
+      </Text>
+      {ordered.length === 0 ? <Text dimColor>no sessions yet</Text> : null}
+      {ordered.length > 0 && shown.length === 0 ? <Text dimColor>no session matches</Text> : null}
+      {rows.map((session, index) => (
+        <Text key={session.path} inverse={first + index === cursor} wrap="truncate-end">
+          {`${session.path === currentPath ? "▶" : " "} ${terminalSafe(short.get(session.id) ?? session.id).padEnd(idWidth)}  ${formatDate(session.modified)}  ${String(session.messageCount).padStart(3)} msgs  ${terminalSafe(session.title ?? "(untitled)")}`}
         </Text>
       ))}
-      <Text dimColor>↑↓ move · Enter resume · Esc close</Text>
+      <Text dimColor>
+        {shown.length > 0 ? `${cursor + 1}/${shown.length} · ` : ""}type to search · ↑↓ move · Enter
+        resume · Esc close
+      </Text>
     </Box>
   );
 }

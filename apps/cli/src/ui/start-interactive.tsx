@@ -26,6 +26,7 @@ import { ApprovalPrompter } from "./approval-prompter.js";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
 import { TerminalExtensionUI } from "./extension-ui/index.js";
+import { pickSession } from "./pick-session.js";
 
 /**
  * Starts the interactive app in the terminal and resolves with the exit code once the user
@@ -57,7 +58,15 @@ export async function startInteractive(context: CliContext): Promise<number> {
       throw error;
     }
   };
-  const session = await chooseSession(paths, io.cwd, args);
+  let session = await chooseSession(paths, io.cwd, args);
+  if (args.resume && args.session === undefined) {
+    const picked = await pickSession(paths, io);
+    if (picked === undefined) {
+      io.stdout.write("No session picked.\n");
+      return 0;
+    }
+    session = { sessionId: picked };
+  }
   const rules = await loadProjectRules(io.cwd, paths.home);
   const extensionErrors: string[] = [];
   // Until the app is up, extension failures are collected; then they become notices.

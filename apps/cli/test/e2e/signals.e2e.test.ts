@@ -160,6 +160,7 @@ describe("resuming after a SIGKILL mid-answer", () => {
     terminal.press("Escape");
     await terminal.waitFor("[aborted]", 20_000);
     terminal.press("C-c");
+    await terminal.waitFor("Press Ctrl+C again to quit.");
     terminal.press("C-c");
     await terminal.exitCode(20_000);
     const { users, stacked } = await userMessages();
@@ -176,6 +177,7 @@ describe("resuming after a SIGKILL mid-answer", () => {
     terminal.type("n");
     await terminal.waitFor((screen) => !screen.includes("Retry the last message?"));
     terminal.press("C-c");
+    await terminal.waitFor("Press Ctrl+C again to quit.");
     terminal.press("C-c");
     await terminal.exitCode(20_000);
     expect((await userMessages()).users).toHaveLength(1);
