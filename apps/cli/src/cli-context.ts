@@ -3,6 +3,7 @@ import { createModel } from "./agent/model-factory.js";
 import type { CliArgs } from "./args.js";
 import {
   type ArborConfig,
+  askServerModel,
   loadConfig,
   type ResolvedProvider,
   resolveProvider,
@@ -70,5 +71,15 @@ export async function selectModel(context: CliContext): Promise<ModelSelection> 
     ...(context.args.model !== undefined ? { model: context.args.model } : {}),
   });
   context.secrets.add(provider.apiKey);
+  // A local server with no model named: the model it serves, not a cloud default.
+  if (provider.askServerModel && provider.baseURL !== undefined) {
+    const served = await askServerModel(provider.baseURL, provider.apiKey, provider.headers);
+    if (served !== undefined) {
+      const { askServerModel: _asked, modelInfo: _info, ...rest } = provider;
+      const info = config.providers[provider.name]?.models?.find((entry) => entry.id === served);
+      const chosen = { ...rest, model: served, ...(info ? { modelInfo: info } : {}) };
+      return { config, provider: chosen, model: createModel(chosen) };
+    }
+  }
   return { config, provider, model: createModel(provider) };
 }

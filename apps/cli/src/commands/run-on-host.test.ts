@@ -112,7 +112,9 @@ describe("arbor run on the agent host", () => {
       "assistant",
     ]);
     // The user's conversation continued: the previous answer was sent with the new prompt.
-    const body = server.requests[0]?.body as { messages: { role: string }[] };
+    const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
+      messages: { role: string }[];
+    };
     expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
     // No second session was made anywhere in Arbor's folder.
     expect((await allSessionFiles()).filter((path) => path !== file)).toEqual([]);
@@ -130,7 +132,9 @@ describe("arbor run on the agent host", () => {
     server.script("fine");
     const { code } = await runCli(["run", "hello"], { cwd: project, env });
     expect(code).toBe(0);
-    const body = server.requests[0]?.body as { messages: { role: string; content: unknown }[] };
+    const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
+      messages: { role: string; content: unknown }[];
+    };
     const system = body.messages.filter((message) => message.role === "system");
     expect(system.map((message) => message.content)).toEqual(row.sent);
   });
@@ -168,7 +172,9 @@ describe("arbor run on the agent host", () => {
       );
       expect(stderr).toBe("");
       expect(code).toBe(0);
-      const body = server.requests[0]?.body as { reasoning_effort?: string };
+      const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
+        reasoning_effort?: string;
+      };
       expect(body.reasoning_effort).toBe(row.sent);
     },
   );
@@ -187,7 +193,7 @@ describe("arbor run on the agent host", () => {
       expect(code).toBe(1);
       expect(stderr).toContain('the provider "local" has no API key.');
       expect(stderr).toContain("set the environment variable LOCAL_KEY");
-      expect(server.requests).toEqual([]);
+      expect(server.requests.filter((r) => r.method === "POST")).toEqual([]);
       expect(await allSessionFiles()).toEqual([]);
     },
   );

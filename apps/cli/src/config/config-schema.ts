@@ -2,6 +2,28 @@ import { REASONING_LEVELS } from "@arbor/providers";
 import { z } from "zod";
 import { approvalModeSchema } from "../approval/approval-schema.js";
 
+/** Prices in US dollars per million tokens. */
+export const modelPricingConfigSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
+
+/** A model of a provider as the config describes it; what it gives wins over the catalogue. */
+export const configuredModelSchema = z.strictObject({
+  /** The model id sent on the wire. */
+  id: z.string().min(1),
+  /** Tokens of input and output together the model attends to. */
+  contextWindow: z.number().int().positive().optional(),
+  /** The most tokens one answer may have. */
+  maxOutputTokens: z.number().int().positive().optional(),
+  /** What it costs; a local model is free (`{ "input": 0, "output": 0 }`). */
+  pricing: modelPricingConfigSchema.optional(),
+});
+/** A model of a provider as the config describes it. */
+export type ConfiguredModel = z.infer<typeof configuredModelSchema>;
+
 /** One provider the user configured: which wire protocol, where, with which key. */
 export const providerConfigSchema = z.object({
   /** The wire protocol: OpenAI Chat Completions (also Ollama, vLLM, …) or Anthropic Messages. */
@@ -14,6 +36,10 @@ export const providerConfigSchema = z.object({
   baseURL: z.url().optional(),
   /** The model used unless `--model` names another. */
   model: z.string().min(1).optional(),
+  /** The models `/model` offers, with their context window and prices. */
+  models: z.array(configuredModelSchema).optional(),
+  /** Extra headers sent with every request. */
+  headers: z.record(z.string(), z.string()).optional(),
 });
 /** One provider the user configured. */
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;

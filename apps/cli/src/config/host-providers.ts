@@ -10,6 +10,7 @@ export function modelProvidersOf(provider: ResolvedProvider): ModelProviders {
         apiKey: provider.apiKey,
         model: provider.model,
         ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
+        ...(provider.headers ? { headers: provider.headers } : {}),
       },
     },
   };

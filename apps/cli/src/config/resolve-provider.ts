@@ -2,7 +2,13 @@ import { readFile } from "node:fs/promises";
 import type { ReasoningLevel } from "@arbor/providers";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
-import { type ArborConfig, arborConfigSchema, type ProviderConfig } from "./config-schema.js";
+import {
+  type ArborConfig,
+  arborConfigSchema,
+  type ConfiguredModel,
+  type ProviderConfig,
+} from "./config-schema.js";
+import { isLocalServer } from "./server-model.js";
 
 /** A provider ready to build a model from: nothing left to look up. */
 export interface ResolvedProvider {
@@ -12,6 +18,16 @@ export interface ResolvedProvider {
   apiKey: string;
   baseURL?: string;
   model: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** What the config says of the model (context window, prices), when it lists it. */
+  modelInfo?: ConfiguredModel;
+  /**
+   * No model was named and the provider is a server of its own (a base URL of an
+   * OpenAI-compatible API): ask it which model it serves (`GET /models`) rather than
+   * sending a cloud default it does not have.
+   */
+  askServerModel?: boolean;
 }
 
 /** The model used for a provider when neither the config nor `--model` names one. */
@@ -66,6 +82,7 @@ export async function loadConfig(path: string): Promise<ArborConfig> {
 export function providersFromEnv(env: NodeJS.ProcessEnv): Record<string, ProviderConfig> {
   const providers: Record<string, ProviderConfig> = {};
   const openaiKey = env.OPENAI_API_KEY?.trim();
+  const anthropicBase = env.ANTHROPIC_BASE_URL?.trim();
   const openaiBase = env.OPENAI_BASE_URL?.trim();
   if (openaiKey || openaiBase) {
     providers.openai = {
@@ -76,7 +93,13 @@ export function providersFromEnv(env: NodeJS.ProcessEnv): Record<string, Provide
     };
   }
   const anthropicKey = env.ANTHROPIC_API_KEY?.trim();
-  if (anthropicKey) providers.anthropic = { api: "anthropic-messages", apiKey: anthropicKey };
+  if (anthropicKey) {
+    providers.anthropic = {
+      api: "anthropic-messages",
+      apiKey: anthropicKey,
+      ...(anthropicBase ? { baseURL: anthropicBase } : {}),
+    };
+  }
   return providers;
 }
 
@@ -122,7 +145,12 @@ export function resolveProvider(
       exitCode: 2,
     });
   }
-  const apiKey = provider.apiKey ?? (provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined);
+  let apiKey = provider.apiKey ?? (provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined);
+  // A server of one's own (Ollama, llama.cpp, vLLM) takes no key; the client insists on one.
+  const ownServer = provider.api === "openai-chat" && provider.baseURL !== undefined;
+  if (ownServer && provider.apiKey === undefined && provider.apiKeyEnv === undefined) {
+    apiKey = "not-needed";
+  }
   // A blank key is missing too: the host refuses it, so it is reported here with the fix.
   if (!apiKey?.trim()) {
     const where = provider.apiKeyEnv
@@ -130,12 +158,20 @@ export function resolveProvider(
       : `add "apiKey" or "apiKeyEnv" to providers.${name} in the config file`;
     throw new CliError(`the provider "${name}" has no API key.`, { hint: `To fix it, ${where}.` });
   }
+  const named = choice.model ?? provider.model ?? provider.models?.[0]?.id;
+  const model = named ?? DEFAULT_MODELS[provider.api];
+  const modelInfo = provider.models?.find((entry) => entry.id === model);
   return {
     name,
     api: provider.api,
     apiKey,
     ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
-    model: choice.model ?? provider.model ?? DEFAULT_MODELS[provider.api],
+    model,
+    ...(provider.headers ? { headers: provider.headers } : {}),
+    ...(modelInfo ? { modelInfo } : {}),
+    ...(named === undefined && ownServer && isLocalServer(provider.baseURL as string)
+      ? { askServerModel: true }
+      : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AgentDefinition, ModelTargetSpec } from "@arbor/orchestration";
 import { createModelForTarget, defineAgent } from "@arbor/orchestration";
 import type { Model, ReasoningLevel } from "@arbor/providers";
-import { withReasoning } from "../agent/model-factory.js";
+import { withConfiguredInfo, withReasoning } from "../agent/model-factory.js";
 import type { ArborConfig, ResolvedProvider } from "../config/index.js";
 import { modelProvidersOf, modelTargetOf } from "../config/index.js";
 
@@ -38,5 +38,24 @@ export function cliModels(
   thinking: () => ReasoningLevel,
 ): (target: ModelTargetSpec) => Model {
   const providers = modelProvidersOf(provider);
-  return (target) => withReasoning(createModelForTarget(target, providers), thinking);
+  return (target) => withReasoning(configuredModel(provider, providers, target), thinking);
+}
+
+/**
+ * How the interactive app's host turns targets into models: the provider's real adapter
+ * with the config's context window and prices for the model it names.
+ */
+export function configuredModels(provider: ResolvedProvider): (target: ModelTargetSpec) => Model {
+  const providers = modelProvidersOf(provider);
+  return (target) => configuredModel(provider, providers, target);
+}
+
+function configuredModel(
+  provider: ResolvedProvider,
+  providers: ReturnType<typeof modelProvidersOf>,
+  target: ModelTargetSpec,
+): Model {
+  const model = createModelForTarget(target, providers);
+  const named = target.model ?? provider.model;
+  return withConfiguredInfo(model, named === provider.model ? provider.modelInfo : undefined);
 }

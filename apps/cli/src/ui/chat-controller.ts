@@ -36,6 +36,8 @@ export interface ChatControllerOptions {
   projectContext?: ProjectContext;
   /** Builds the model a `/model` argument names (`id` or `provider/id`). */
   selectModel: (spec: string) => Model;
+  /** The configured models `/model` lists (`provider/id` and details). Default: none. */
+  listModels?: () => readonly { spec: string; details: string | undefined }[];
   /**
    * Applied to every notice (errors, warnings, command output) before it is shown, so the
    * configured API keys never appear on screen. Default: notices are shown as they are.
@@ -286,6 +288,21 @@ export class ChatController {
   async setModel(spec: string): Promise<void> {
     await this.host.setModel(this.options.selectModel(spec));
     this.update({});
+  }
+
+  /** The configured models, the one in use marked `▶`, as `/model` shows them. */
+  modelList(): string {
+    const current = this.state.modelLabel;
+    // The label names the adapter's provider (`openai`), the list the config's names.
+    const id = current.slice(current.indexOf("/") + 1);
+    const inUse = (spec: string) => spec === current || spec.endsWith(`/${id}`);
+    const models = this.options.listModels?.() ?? [];
+    const lines = models.map(
+      (model) =>
+        `${inUse(model.spec) ? "▶" : " "} ${model.spec}${model.details ? `  (${model.details})` : ""}`,
+    );
+    if (!models.some((model) => inUse(model.spec))) lines.unshift(`▶ ${current}`);
+    return `Models (/model provider/id switches):\n${lines.join("\n")}`;
   }
 
   /** Sets the reasoning level from the next request on, recorded in the session. */

@@ -165,7 +165,11 @@ export async function runSlashCommand(
         await controller.compact(args || undefined);
         return {};
       case "model":
-        if (args) await controller.setModel(args);
+        if (!args) {
+          controller.notify(controller.modelList());
+          return {};
+        }
+        await controller.setModel(args);
         controller.notify(`Model: ${controller.getState().modelLabel}`);
         return {};
       case "thinking":

@@ -8,9 +8,14 @@ import { workspaceTools } from "../agent/workspace-tools.js";
 import { createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
-import { modelProvidersOf, resolveProvider } from "../config/index.js";
+import { configuredModelList, resolveProvider } from "../config/index.js";
 import { contextPrompt, loadProjectContext } from "../context/index.js";
-import { cliAgentDefinition, cliAgentOptions, openCliHost } from "../host/index.js";
+import {
+  cliAgentDefinition,
+  cliAgentOptions,
+  configuredModels,
+  openCliHost,
+} from "../host/index.js";
 import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
 import { chooseSession } from "../session-locator.js";
@@ -107,7 +112,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     definition: selection.config.thinking
       ? { ...definition, thinking: selection.config.thinking }
       : definition,
-    models: modelProvidersOf(selection.provider),
+    models: configuredModels(selection.provider),
     rules: rules.rules,
     tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
     projectRoot: io.cwd,
@@ -124,6 +129,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     rules,
     projectContext,
     selectModel: modelFor,
+    listModels: () => configuredModelList(selection.config, io.env),
     redact: (text) => redactSecrets(text, context.secrets.values()),
   });
   for (const run of startupRuns) void controller.follow(run);
