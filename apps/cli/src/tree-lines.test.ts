@@ -1,4 +1,4 @@
-import { MemorySessionStorage, Session } from "@arbor/session-store";
+import { MemorySessionStorage, MemorySessionStore, Session } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { layoutTree, renderTreeText } from "./tree-lines.js";
 import { filterTreeLines } from "./ui/tree-view.js";
@@ -32,7 +32,28 @@ describe("layoutTree", () => {
       [first, 1, "assistant", false, false, "old"],
       [second, 1, "assistant", true, true, undefined],
     ]);
-    expect(renderTreeText(lines)).toContain(`▶   ${second} assistant: second answer`);
+    expect(renderTreeText(lines)).toContain(`▶ └─ ${second} assistant: second answer`);
+    expect(lines.map((line) => line.prefix)).toEqual(["", "├─ ", "└─ "]);
+  });
+
+  it("draws connectors down nested branches: │ beside a branch that goes on, none past the last", async () => {
+    const store = new MemorySessionStore();
+    const session = await store.create({ cwd: "/p" });
+    const user = (content: string) => ({ role: "user" as const, content, timestamp: 1 });
+    const root = await session.appendMessage(user("root"));
+    const a = await session.appendMessage(user("a"));
+    const a1 = await session.appendMessage(user("a1"));
+    await session.branch(a);
+    const a2 = await session.appendMessage(user("a2"));
+    await session.branch(root);
+    const b = await session.appendMessage(user("b"));
+    const b1 = await session.appendMessage(user("b1"));
+    const text = layoutTree(session)
+      .map((line) => `${line.prefix}${line.text}`)
+      .join("\n");
+    expect(text).toBe(["root", "├─ a", "│  ├─ a1", "│  └─ a2", "└─ b", "   b1"].join("\n"));
+    expect([a1, a2, b1]).toHaveLength(3);
+    expect(b).toBeDefined();
   });
 
   it("filters by search text, messages only and labelled entries", async () => {

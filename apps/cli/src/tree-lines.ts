@@ -16,6 +16,11 @@ export interface TreeLine {
   id: string;
   /** Nesting depth: 0 for roots, +1 below each entry with more than one child. */
   depth: number;
+  /**
+   * The branch connectors drawn before the entry (`│  ├─ `): `├─`/`└─` where a branch
+   * starts, `│` down the side of a branch that goes on below.
+   */
+  prefix: string;
   /** The entry's kind as the user thinks of it: `user`, `assistant`, `tool`, `summary`, … */
   kind: string;
   /** The stored entry's `type` (`message`, `custom`, `model_change`, …), for filters. */
@@ -99,12 +104,13 @@ export function layoutTree(session: Session): TreeLine[] {
   // Label entries are not shown; the leaf marker goes to the newest entry that is.
   const leafId = [...path].reverse().find((entry) => entry.type !== "label")?.id ?? null;
   const lines: TreeLine[] = [];
-  const visit = (node: SessionTreeNode, depth: number): void => {
+  const visit = (node: SessionTreeNode, depth: number, prefix: string, indent: string): void => {
     const { entry } = node;
     if (entry.type !== "label") {
       lines.push({
         id: entry.id,
         depth,
+        prefix,
         entryType: entry.type,
         ...describeEntry(entry),
         label: node.label === undefined ? undefined : terminalSafe(node.label),
@@ -112,11 +118,24 @@ export function layoutTree(session: Session): TreeLine[] {
         leaf: entry.id === leafId,
       });
     }
-    const branching = node.children.length > 1;
-    for (const child of node.children) visit(child, branching ? depth + 1 : depth);
+    visitChildren(node.children, depth, indent);
   };
-  const roots = session.getTree();
-  for (const root of roots) visit(root, roots.length > 1 ? 1 : 0);
+  const visitChildren = (children: SessionTreeNode[], depth: number, indent: string): void => {
+    if (children.length === 1) {
+      visit(children[0] as SessionTreeNode, depth, indent, indent);
+      return;
+    }
+    children.forEach((child, index) => {
+      const last = index === children.length - 1;
+      visit(
+        child,
+        depth + 1,
+        `${indent}${last ? "└─ " : "├─ "}`,
+        `${indent}${last ? "   " : "│  "}`,
+      );
+    });
+  };
+  visitChildren(session.getTree(), 0, "");
   return lines;
 }
 
@@ -126,7 +145,7 @@ export function renderTreeText(lines: readonly TreeLine[]): string {
     .map((line) => {
       const marker = line.leaf ? "▶" : line.active ? "•" : " ";
       const label = line.label ? ` [${line.label}]` : "";
-      return `${marker} ${"  ".repeat(line.depth)}${terminalSafe(line.id)} ${line.kind}${label}: ${line.text}`;
+      return `${marker} ${line.prefix}${terminalSafe(line.id)} ${line.kind}${label}: ${line.text}`;
     })
     .join("\n");
 }

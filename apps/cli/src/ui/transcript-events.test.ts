@@ -142,3 +142,57 @@ describe("applyAgentEvent", () => {
     });
   });
 });
+
+describe("applyAgentEvent: notices that arrive while an answer streams", () => {
+  const answerOf = (items: readonly TranscriptItem[]) =>
+    items.filter((item) => item.kind === "assistant");
+
+  it("the answer after an automatic compaction is shown whole, below the notice", () => {
+    for (const reason of ["threshold", "overflow"] as const) {
+      for (const status of ["compacted", "failed"] as const) {
+        const items = fold([
+          { type: "turn_start", turnIndex: 0 },
+          { type: "compaction", turnIndex: 0, reason, status, tokensBefore: 9000, message: "x" },
+          { type: "text_delta", turnIndex: 0, index: 0, delta: "Hello " },
+          { type: "text_delta", turnIndex: 0, index: 0, delta: "there" },
+          { type: "message_end", turnIndex: 0, entryId: "e9" } as AgentEventPayload,
+        ]);
+        const answers = answerOf(items);
+        expect(answers, `${reason} ${status}`).toHaveLength(1);
+        expect(answers[0]).toMatchObject({ text: "Hello there", status: "done", id: "e9" });
+        expect(items.at(-1)?.kind).toBe("assistant");
+        expect(items.some((item) => item.kind === "notice")).toBe(true);
+      }
+    }
+  });
+
+  it("a retry's notice does not swallow the retried answer", () => {
+    const items = fold([
+      { type: "turn_start", turnIndex: 0 },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "cut" },
+      {
+        type: "retry",
+        turnIndex: 0,
+        attempt: 1,
+        kind: "network_error",
+        message: "reset",
+        target: { provider: "fake", model: "m" },
+        action: "retry",
+        delayMs: 0,
+      } as AgentEventPayload,
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "whole answer" },
+    ]);
+    expect(answerOf(items)).toMatchObject([{ text: "whole answer", status: "streaming" }]);
+  });
+
+  it("text never lands in an earlier, finished answer", () => {
+    const items = fold([
+      { type: "turn_start", turnIndex: 0 },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "first" },
+      { type: "message_end", turnIndex: 0, entryId: "e1" } as AgentEventPayload,
+      { type: "compaction", turnIndex: 0, reason: "threshold", status: "compacted" },
+      { type: "text_delta", turnIndex: 0, index: 0, delta: "stray" },
+    ]);
+    expect(answerOf(items)).toMatchObject([{ text: "first", status: "done" }]);
+  });
+});

@@ -3,14 +3,34 @@ import { nextItemId, ruleNotice, type TranscriptItem } from "./transcript.js";
 
 type AssistantItem = Extract<TranscriptItem, { kind: "assistant" }>;
 
-/** Replaces the answer being streamed (the last item, while streaming) with `edit(it)`. */
+/**
+ * Replaces the answer being streamed (the newest answer, while streaming) with `edit(it)`.
+ * Notices that arrived meanwhile (a compaction, a retry) may sit after it; the answer is
+ * found past them, so none of its text is lost.
+ */
 function editStreaming(
   items: readonly TranscriptItem[],
   edit: (item: AssistantItem) => TranscriptItem,
 ): readonly TranscriptItem[] {
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = items[index];
+    if (item?.kind === "user") return items;
+    if (item?.kind !== "assistant") continue;
+    if (item.status !== "streaming") return items;
+    return [...items.slice(0, index), edit(item), ...items.slice(index + 1)];
+  }
+  return items;
+}
+
+/** Adds a notice; the answer being streamed stays below it, where its text goes on arriving. */
+function withNotice(
+  items: readonly TranscriptItem[],
+  added: TranscriptItem,
+): readonly TranscriptItem[] {
   const last = items.at(-1);
-  if (last?.kind !== "assistant" || last.status !== "streaming") return items;
-  return [...items.slice(0, -1), edit(last)];
+  return last?.kind === "assistant" && last.status === "streaming"
+    ? [...items.slice(0, -1), added, last]
+    : [...items, added];
 }
 
 function notice(text: string, tone: "info" | "warning" | "error"): TranscriptItem {
@@ -102,7 +122,7 @@ export function applyAgentEvent(
         tools: [],
       }));
       const text = `${event.target.model}: ${event.kind} (${event.message}); retrying`;
-      return [...reset, notice(text, "warning")];
+      return withNotice(reset, notice(text, "warning"));
     }
     case "agent_end": {
       const { result } = event;
@@ -125,13 +145,16 @@ function applyNewerEvent(
   const other = event as { type: string; status?: string; tokensBefore?: number; message?: string };
   if (other.type === "compaction" && other.status === "compacted") {
     const tokens = other.tokensBefore ?? "?";
-    return [
-      ...items,
+    return withNotice(
+      items,
       notice(`Compacted ${tokens} tokens of earlier conversation into a summary.`, "info"),
-    ];
+    );
   }
   if (other.type === "compaction" && other.status === "failed") {
-    return [...items, notice(`Compaction failed: ${other.message ?? "unknown error"}`, "warning")];
+    return withNotice(
+      items,
+      notice(`Compaction failed: ${other.message ?? "unknown error"}`, "warning"),
+    );
   }
   return items;
 }

@@ -5,6 +5,7 @@ import { filterTreeLines, nextTreeFilter, TREE_FILTERS, type TreeFilter } from "
 const line = (id: string, entryType: string, kind: string, label?: string): TreeLine => ({
   id,
   depth: 0,
+  prefix: "",
   entryType,
   kind,
   text: `${kind} text`,

@@ -21,6 +21,7 @@ async function erase(stdin: { write: (data: string) => void }, times: number) {
 const line = (id: string, entryType: string, kind: string, label?: string): TreeLine => ({
   id,
   depth: 0,
+  prefix: "",
   entryType,
   kind,
   text: `${id} text`,
@@ -120,5 +121,35 @@ describe("TreeView filters and labels", () => {
     await vi.waitFor(() => expect(host.session.getLabel(leaf)).toBeUndefined());
     // Nothing else was lost: the conversation is still on the path.
     expect(JSON.stringify(host.session.getBranch())).toContain("answer one");
+  });
+});
+
+describe("TreeView scrolling", () => {
+  it("shows where the cursor is and how many entries lie above and below the window", async () => {
+    const many = Array.from({ length: 30 }, (_, index) => ({
+      ...line(`e${index}`, "message", "user"),
+      prefix: index === 0 ? "" : "├─ ",
+      leaf: false,
+    }));
+    const view = render(
+      <TreeView lines={many} onSelect={vi.fn()} onCancel={vi.fn()} height={10} />,
+    );
+    await tick();
+    expect(view.lastFrame()).toContain("1/30");
+    expect(view.lastFrame()).toContain("↓ 20 more");
+    expect(view.lastFrame()).not.toMatch(/↑ \d+ more/);
+    expect(view.lastFrame()).toContain("├─ user: e1 text");
+    for (let step = 0; step < 15; step++) {
+      view.stdin.write("\u001B[B");
+      await tick(5);
+    }
+    await tick();
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("16/30");
+    expect(frame).toMatch(/↑ 10 more/);
+    expect(frame).toMatch(/↓ 10 more/);
+    expect(frame).toContain("e15 text");
+    expect(frame).not.toContain("e0 text");
+    view.unmount();
   });
 });

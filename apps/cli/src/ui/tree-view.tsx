@@ -109,6 +109,7 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
         search: <Text color="cyan">{query}</Text>
         <Text inverse> </Text>
       </Text>
+      {start > 0 ? <Text dimColor>{`  ↑ ${start} more`}</Text> : null}
       {window.map((line) => {
         const selected = line === shown[index];
         const marker = line.leaf ? "▶" : line.active ? "•" : " ";
@@ -119,10 +120,13 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
             color={line.active ? "green" : undefined}
             wrap="truncate-end"
           >
-            {`${marker} ${"  ".repeat(line.depth)}${line.kind}${line.label ? ` [${line.label}]` : ""}: ${line.text}`}
+            {`${marker} ${line.prefix}${line.kind}${line.label ? ` [${line.label}]` : ""}: ${line.text}`}
           </Text>
         );
       })}
+      {start + window.length < shown.length ? (
+        <Text dimColor>{`  ↓ ${shown.length - start - window.length} more`}</Text>
+      ) : null}
       {shown.length === 0 ? <Text dimColor>no entry matches</Text> : null}
       {labeling ? (
         <Text>
@@ -136,7 +140,7 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
           ? "Enter: save the label (empty clears it) · Esc: back"
           : chosen
             ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left · Esc: back`
-            : `↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}Enter choose · Esc close`}
+            : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}Enter choose · Esc close`}
       </Text>
     </Box>
   );

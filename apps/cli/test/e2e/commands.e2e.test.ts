@@ -253,7 +253,8 @@ describe("arbor sessions", () => {
       sessionId: string;
     };
     const id = run.sessionId;
-    expect((await arbor(["sessions", "list"])).stdout).toContain(id);
+    // The list shows the id's shortest unique prefix (8 characters for the only session).
+    expect((await arbor(["sessions", "list"])).stdout).toContain(`${id.slice(0, 8)} `);
     const prefix = id.slice(0, 13);
     const titled = await arbor(["sessions", "title", prefix, "Numbers", "talk"]);
     expect(titled.stdout.trim()).toBe("Numbers talk");
@@ -266,7 +267,7 @@ describe("arbor sessions", () => {
     const regenerated = await arbor(["sessions", "regenerate-title", id]);
     expect(regenerated.stdout.trim()).toBe("Questions and answers");
     expect((await arbor(["sessions", "delete", id, "--yes"])).code).toBe(0);
-    expect((await arbor(["sessions", "list"])).stdout).not.toContain(id);
+    expect((await arbor(["sessions", "list"])).stdout).not.toContain(id.slice(0, 8));
     const missing = await arbor(["sessions", "show", id]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("arbor sessions list");
