@@ -47,7 +47,10 @@ export async function holdStreams(bench: BenchServer, count: number) {
               res.setEncoding("utf8");
               res.on("data", (chunk: string) => {
                 text += chunk;
-                if (text.includes("event: end")) ended++, (text = "");
+                if (text.includes("event: end")) {
+                  ended++;
+                  text = "";
+                }
               });
               res.on("end", () => resolveDone());
               res.on("error", () => resolveDone());
