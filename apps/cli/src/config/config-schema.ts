@@ -1,4 +1,5 @@
 import { REASONING_LEVELS } from "@arbor/providers";
+import { mcpServerConfigSchema } from "@arbor/turn-runner";
 import { z } from "zod";
 import { approvalModeSchema } from "../approval/approval-schema.js";
 
@@ -66,6 +67,12 @@ export const arborConfigSchema = z.strictObject({
   systemPrompt: z.string().optional(),
   /** What the model may do without asking (`ask`, `auto-edit`, `yolo`); `--approval` wins. */
   approval: approvalModeSchema.optional(),
+  /**
+   * MCP servers whose tools the model may use (behind the approvals like any tool): stdio
+   * (`{ "name", "transport": { "type": "stdio", "command", "args" } }`) or streamable HTTP
+   * (`{ "name", "transport": { "type": "http", "url", "headers" } }`). `/mcp` lists them.
+   */
+  mcpServers: z.array(mcpServerConfigSchema).max(64).optional(),
 });
 /** `~/.arbor/config.json`, with defaults applied. */
 export type ArborConfig = z.infer<typeof arborConfigSchema>;

@@ -4,6 +4,7 @@ import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
 import type { ProjectContext } from "../context/index.js";
+import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
@@ -36,6 +37,8 @@ export interface ChatControllerOptions {
   projectContext?: ProjectContext;
   /** Builds the model a `/model` argument names (`id` or `provider/id`). */
   selectModel: (spec: string) => Model;
+  /** The MCP servers connected, with their tools (shown by `/mcp`). Default: none. */
+  mcpServers?: readonly McpServerSummary[];
   /** The configured models `/model` lists (`provider/id` and details). Default: none. */
   listModels?: () => readonly { spec: string; details: string | undefined }[];
   /**
@@ -81,6 +84,11 @@ export class ChatController {
   /** The instructions files given to the model (none when the app was not given any). */
   get projectContext(): ProjectContext {
     return this.options.projectContext ?? { files: [], repositoryRoot: undefined, problems: [] };
+  }
+
+  /** The MCP servers connected, with their tools. */
+  get mcpServers(): readonly McpServerSummary[] {
+    return this.options.mcpServers ?? [];
   }
 
   get rules(): ProjectRules {

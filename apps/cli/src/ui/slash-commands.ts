@@ -4,6 +4,7 @@ import { isEntryOfType } from "@arbor/session-store";
 import { CliError } from "../cli-error.js";
 import { contextSummary } from "../context/index.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
+import { mcpSummaryText } from "../mcp/index.js";
 import type { ChatController } from "./chat-controller.js";
 
 /** A built-in slash command as `/help` lists it. */
@@ -36,7 +37,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
     usage: "/compact [instructions]",
     description: "summarize older turns to free context",
   },
-  { name: "model", usage: "/model [id | provider/id]", description: "show or change the model" },
+  { name: "model", usage: "/model [id | provider/id]", description: "list or change the model" },
+  { name: "mcp", usage: "/mcp", description: "the MCP servers of the config and their tools" },
   {
     name: "thinking",
     usage: "/thinking [off|minimal|low|medium|high]",
@@ -129,6 +131,9 @@ export async function runSlashCommand(
         return { view: "sessions" };
       case "rules":
         controller.notify(rulesText(controller, cwd));
+        return {};
+      case "mcp":
+        controller.notify(mcpSummaryText(controller.mcpServers));
         return {};
       case "context":
         controller.notify(contextSummary(controller.projectContext, cwd));

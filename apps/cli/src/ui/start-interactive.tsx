@@ -16,6 +16,7 @@ import {
   configuredModels,
   openCliHost,
 } from "../host/index.js";
+import { connectCliMcpServers } from "../mcp/index.js";
 import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
 import { chooseSession } from "../session-locator.js";
@@ -94,6 +95,11 @@ export async function startInteractive(context: CliContext): Promise<number> {
     (message) => reportExtensionError(message),
     { includeProject: trust.state === "trusted" },
   );
+  // MCP servers of the config: their tools go behind the approvals like the coding tools.
+  const mcp = await connectCliMcpServers(selection.config.mcpServers).catch((error: unknown) => {
+    unguard();
+    throw error;
+  });
   const approvals = new ApprovalPrompter();
   const extensionUI = new TerminalExtensionUI();
   const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
@@ -114,13 +120,14 @@ export async function startInteractive(context: CliContext): Promise<number> {
       : definition,
     models: configuredModels(selection.provider),
     rules: rules.rules,
-    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
+    tools: gate.wrap([...workspaceTools(io.cwd, { env: io.env }), ...mcp.tools]),
     projectRoot: io.cwd,
     extensions,
     ui: extensionUI,
     agentOptions: cliAgentOptions(selection.config),
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
     unguard();
+    await mcp.close().catch(() => undefined);
     throw error;
   });
   recordApprovalsIn(gate, host);
@@ -130,6 +137,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     projectContext,
     selectModel: modelFor,
     listModels: () => configuredModelList(selection.config, io.env),
+    mcpServers: mcp.summaries,
     redact: (text) => redactSecrets(text, context.secrets.values()),
   });
   for (const run of startupRuns) void controller.follow(run);
@@ -172,6 +180,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     approvals.cancel();
     extensionUI.cancelAll();
     await controller.close();
+    await mcp.close().catch(() => undefined);
     unguard();
   }
   io.stdout.write(`Session saved: ${controller.currentSession.location}\n`);

@@ -1,0 +1,6 @@
+export {
+  type CliMcpServers,
+  connectCliMcpServers,
+  type McpServerSummary,
+  mcpSummaryText,
+} from "./cli-mcp-servers.js";
