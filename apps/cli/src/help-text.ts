@@ -5,7 +5,7 @@ export const HELP_TEXT: Readonly<Record<string, string>> = {
 Usage
   arbor [options]                 interactive chat (a new session unless -c or -s)
   arbor -p "prompt"               print mode: the answer on stdout, then exit
-  arbor "prompt"                  the same (a prompt in place of a command)
+  arbor "fix the tests"           the same (a prompt of several words in place of a command)
   echo "prompt" | arbor           the same, the prompt from stdin
   arbor run [options] "prompt"    one prompt for scripts; streams as it arrives
   arbor sessions <command>        list, show, delete, title, regenerate-title, export
