@@ -58,9 +58,8 @@ describe("/mcp", () => {
     terminal.press("Enter");
     await terminal.waitFor("echo: hello", 20_000);
     const request = fake.requests.filter((r) => r.path === "/v1/chat/completions").at(-1);
-    const names = ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
-      (tool) => tool.function.name,
-    );
+    const body = (request?.body ?? {}) as { tools?: { function: { name: string } }[] };
+    const names = (body.tools ?? []).map((tool) => tool.function.name);
     expect(names).toEqual(
       expect.arrayContaining(["tickets_lookup_ticket", "tickets_list_queues", "read"]),
     );
