@@ -178,3 +178,36 @@ describe("providers and models", () => {
     expect(lastChatModel()).toBe("large");
   });
 });
+
+describe("footer totals", () => {
+  it("token and cost totals survive a resume", async () => {
+    await sandbox.writeConfig(
+      JSON.stringify({
+        autoTitle: false,
+        providers: {
+          gateway: {
+            api: "openai-chat",
+            baseURL: fake.openaiBaseURL,
+            apiKey: "gw-key",
+            models: [{ id: "small", pricing: { input: 1000, output: 1000 } }],
+          },
+        },
+      }),
+    );
+    const first = await runArbor(["-p", "--output-format", "json", "plain question"], {
+      cwd: sandbox.project,
+      env: bareEnv(),
+    });
+    const { usage, cost } = JSON.parse(first.stdout) as {
+      usage: { input: number; output: number };
+      cost: number;
+    };
+    expect(cost).toBeGreaterThan(0);
+    const terminal = TmuxTerminal.start({ cwd: sandbox.project, env: bareEnv(), args: ["-c"] });
+    terminals.push(terminal);
+    const screen = await terminal.waitFor("Resumed", 20_000);
+    // Nothing sent in this app run yet: the footer shows what the session used before.
+    expect(screen).toContain(`↑${usage.input} ↓${usage.output}`);
+    expect(screen).toContain(`$${cost.toFixed(4)}`);
+  });
+});
