@@ -71,8 +71,14 @@ export function SessionPicker({
       current.query = current.query.slice(0, -1);
       current.cursor = 0;
     } else if (input && !key.ctrl && !key.meta && !key.tab) {
-      current.query += input.replace(/[\r\n]/g, "");
+      // Text and Enter in one read: the search, then the pick.
+      const [typed = "", ...rest] = input.split(/\r\n?|\n/);
+      current.query += typed;
       current.cursor = 0;
+      if (rest.length > 0) {
+        const session = matchingSessions(ordered, current.query)[0];
+        if (session) return onSelect(session.path);
+      }
     }
     repaint((n) => n + 1);
   });

@@ -124,6 +124,30 @@ describe("TreeView filters and labels", () => {
   });
 });
 
+describe("TreeView keys arriving in one read", () => {
+  it("a label and Enter in one read save the label without the line break", async () => {
+    for (const enter of ["\r", "\n", "\r\n"]) {
+      const { app, onLabel } = renderTree();
+      await tick();
+      app.stdin.write(CTRL_L);
+      await tick();
+      app.stdin.write(`milestone${enter}`);
+      await vi.waitFor(() => expect(onLabel).toHaveBeenCalledWith("u2", "milestone"));
+      app.unmount();
+    }
+  });
+
+  it("a search with a line break in one read keeps only the text", async () => {
+    const { app, frame } = renderTree();
+    await tick();
+    app.stdin.write("u1\r");
+    await tick();
+    expect(frame()).toContain("search: u1");
+    expect(frame()).not.toContain("\\r");
+    app.unmount();
+  });
+});
+
 describe("TreeView scrolling", () => {
   it("shows where the cursor is and how many entries lie above and below the window", async () => {
     const many = Array.from({ length: 30 }, (_, index) => ({

@@ -66,7 +66,14 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
         return set({ labeling: { ...labeling, text: labeling.text.slice(0, -1) } });
       }
       if (input && !key.ctrl && !key.meta) {
-        set({ labeling: { ...labeling, text: labeling.text + input } });
+        // Text and Enter in one read (a fast typist, a paste): the text, then the save.
+        const [typed = "", ...rest] = input.split(/\r\n?|\n/);
+        const text = labeling.text + typed;
+        if (rest.length > 0) {
+          onLabel?.(labeling.line.id, text.trim());
+          return set({ labeling: undefined });
+        }
+        set({ labeling: { ...labeling, text } });
       }
       return;
     }
@@ -91,7 +98,9 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
       return;
     }
     if (key.backspace || key.delete) return set({ query: query.slice(0, -1), cursor: 0 });
-    if (input && !key.ctrl && !key.meta) set({ query: query + input, cursor: 0 });
+    if (input && !key.ctrl && !key.meta) {
+      set({ query: query + input.replace(/[\r\n]/g, ""), cursor: 0 });
+    }
   });
 
   const { query, filter, chosen, labeling } = nav.current;
