@@ -1,5 +1,5 @@
 import type { SessionEntry } from "@arbor/session-store";
-import type { TranscriptItem } from "./transcript.js";
+import type { TranscriptItem } from "./transcript-item.js";
 
 /** A `custom_message` entry as this module reads it (stored or foreign, never trusted). */
 interface CustomMessageLike {

@@ -1,3 +1,4 @@
+import type { ModelRequest } from "@arbor/providers";
 import type { AgentResult } from "@arbor/turn-runner";
 import type {
   AgentScenario,
@@ -5,10 +6,28 @@ import type {
   ExpectedResult,
   ExpectedTree,
 } from "./agent-scenario-schema.js";
-import type { AgentObservation } from "./run-agent-scenario.js";
-import { checkExtensionExpectations } from "./scenario-extensions.js";
+import { checkExtensionExpectations, type ExtensionLog } from "./scenario-extensions.js";
+import type { ToolCallLog } from "./scenario-tools.js";
 import { matchesSubset } from "./subset-match.js";
 import type { TreeSummary } from "./tree-summary.js";
+
+/** What an agent scenario observed (see `runAgentScenario`), checked against its `expect`. */
+/** What running an agent scenario observed, before it is compared with `expect`. */
+export interface AgentObservation {
+  results: AgentResult[];
+  /** Event types of each prompt, in order. */
+  events: string[][];
+  calls: number[];
+  /** The requests a scripted target received; undefined for the adapters' targets. */
+  requests(target: number): readonly ModelRequest[] | undefined;
+  tools: ToolCallLog;
+  waits: number[];
+  /** The tree as reopened from the session file after the last prompt. */
+  tree: TreeSummary;
+  durationMs: number;
+  /** What the extensions saw and did, when the scenario loads extensions. */
+  extensions?: ExtensionLog;
+}
 
 /** Records a failure when `expected` and `actual` differ (as JSON). */
 export type Mismatch = (what: string, expected: unknown, actual: unknown) => void;

@@ -14,8 +14,8 @@ export {
   type ScenarioTool,
   scenarioToolSchema,
 } from "./agent-scenario-schema.js";
-export { checkAgentExpectations } from "./check-agent-expectations.js";
-export { type AgentObservation, runAgentScenario } from "./run-agent-scenario.js";
+export { type AgentObservation, checkAgentExpectations } from "./check-agent-expectations.js";
+export { runAgentScenario } from "./run-agent-scenario.js";
 export {
   checkExtensionExpectations,
   type ExpectedExtensions,

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { SessionChoice } from "@arbor/orchestration";
-import type { ModelRequest } from "@arbor/providers";
 import {
   FileSessionStore,
   openSessionFile,
@@ -8,36 +7,19 @@ import {
   type SessionStore,
 } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentTool } from "@arbor/turn-runner";
+import type { ScenarioResult } from "../scenario/observed-run.js";
 import { runObservedScenario } from "../scenario/observed-run.js";
-import type { ScenarioResult } from "../scenario/run-scenario.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";
-import { checkAgentExpectations } from "./check-agent-expectations.js";
+import { type AgentObservation, checkAgentExpectations } from "./check-agent-expectations.js";
 import { openScenarioAgent, type ScenarioAgent } from "./scenario-agent.js";
 import { ExtensionLog, loadScenarioExtensions } from "./scenario-extensions.js";
 import { connectScenarioMcpServers } from "./scenario-mcp.js";
 import { buildScenarioModels, type ScenarioModels } from "./scenario-targets.js";
 import { buildScenarioTools, ToolCallLog } from "./scenario-tools.js";
-import { summarizeTree, type TreeSummary } from "./tree-summary.js";
+import { summarizeTree } from "./tree-summary.js";
 
 /** A prompt that has not ended this long after it started is aborted and the scenario fails. */
 const PROMPT_DEADLINE_MS = 20_000;
-
-/** What running an agent scenario observed, before it is compared with `expect`. */
-export interface AgentObservation {
-  results: AgentResult[];
-  /** Event types of each prompt, in order. */
-  events: string[][];
-  calls: number[];
-  /** The requests a scripted target received; undefined for the adapters' targets. */
-  requests(target: number): readonly ModelRequest[] | undefined;
-  tools: ToolCallLog;
-  waits: number[];
-  /** The tree as reopened from the session file after the last prompt. */
-  tree: TreeSummary;
-  durationMs: number;
-  /** What the extensions saw and did, when the scenario loads extensions. */
-  extensions?: ExtensionLog;
-}
 
 type Action = AgentScenario["prompts"][number]["actions"][number];
 

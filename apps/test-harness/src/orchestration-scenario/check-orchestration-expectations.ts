@@ -1,11 +1,27 @@
+import type { OrchestrationEvent, OrchestrationResult } from "@arbor/orchestration";
 import {
   checkRequest,
   checkResult,
   checkTree,
   mismatchInto,
 } from "../agent-scenario/check-agent-expectations.js";
+import type { ScenarioModels } from "../agent-scenario/scenario-targets.js";
+import type { ToolCallLog } from "../agent-scenario/scenario-tools.js";
 import type { OrchestrationScenario } from "./orchestration-scenario-schema.js";
-import type { OrchestrationObservation } from "./run-orchestration-scenario.js";
+import type { ObservedSession } from "./session-trees.js";
+
+/** What running an orchestration scenario observed, before it is compared with `expect`. */
+export interface OrchestrationObservation {
+  result: OrchestrationResult;
+  events: OrchestrationEvent[];
+  sessions: Map<string, ObservedSession>;
+  models: ScenarioModels;
+  /** Model ids in target order. */
+  modelIds: string[];
+  tools: ToolCallLog;
+  maxConcurrentChildren: number;
+  durationMs: number;
+}
 
 const sorted = (items: readonly string[]) => [...items].sort();
 

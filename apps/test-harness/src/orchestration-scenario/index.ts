@@ -1,4 +1,7 @@
-export { checkOrchestrationExpectations } from "./check-orchestration-expectations.js";
+export {
+  checkOrchestrationExpectations,
+  type OrchestrationObservation,
+} from "./check-orchestration-expectations.js";
 export { type CrashedRun, crashRun } from "./crash-run.js";
 export {
   type ExpectedSession,
@@ -12,8 +15,5 @@ export {
   orchestrationExpectSchema,
   orchestrationScenarioSchema,
 } from "./orchestration-scenario-schema.js";
-export {
-  type OrchestrationObservation,
-  runOrchestrationScenario,
-} from "./run-orchestration-scenario.js";
+export { runOrchestrationScenario } from "./run-orchestration-scenario.js";
 export { collectSessions, type ObservedSession } from "./session-trees.js";

@@ -5,35 +5,24 @@ import {
   loadAgentTree,
   type ModelTargetSpec,
   type OrchestrationEvent,
-  type OrchestrationResult,
   type OrchestrationRun,
   runAgent,
 } from "@arbor/orchestration";
 import { FileSessionStore } from "@arbor/session-store";
 import { buildScenarioModels, type ScenarioModels } from "../agent-scenario/scenario-targets.js";
 import { buildScenarioTools, ToolCallLog } from "../agent-scenario/scenario-tools.js";
+import type { ScenarioResult } from "../scenario/observed-run.js";
 import { runObservedScenario } from "../scenario/observed-run.js";
-import type { ScenarioResult } from "../scenario/run-scenario.js";
-import { checkOrchestrationExpectations } from "./check-orchestration-expectations.js";
+import {
+  checkOrchestrationExpectations,
+  type OrchestrationObservation,
+} from "./check-orchestration-expectations.js";
 import { crashRun } from "./crash-run.js";
 import type { OrchestrationScenario } from "./orchestration-scenario-schema.js";
-import { collectSessions, type ObservedSession } from "./session-trees.js";
+import { collectSessions } from "./session-trees.js";
 
 /** A run that has not ended this long after it started is aborted and the scenario fails. */
 const RUN_DEADLINE_MS = 20_000;
-
-/** What running an orchestration scenario observed, before it is compared with `expect`. */
-export interface OrchestrationObservation {
-  result: OrchestrationResult;
-  events: OrchestrationEvent[];
-  sessions: Map<string, ObservedSession>;
-  models: ScenarioModels;
-  /** Model ids in target order. */
-  modelIds: string[];
-  tools: ToolCallLog;
-  maxConcurrentChildren: number;
-  durationMs: number;
-}
 
 function modelsFunction(ids: readonly string[], models: ScenarioModels) {
   return (target: ModelTargetSpec) => {

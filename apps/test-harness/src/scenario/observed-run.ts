@@ -1,7 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ScenarioResult } from "./run-scenario.js";
+
+/** The outcome of one scenario. */
+export interface ScenarioResult {
+  name: string;
+  path: string | undefined;
+  passed: boolean;
+  /** One line per unmet expectation. */
+  failures: string[];
+  calls: number;
+  durationMs: number;
+}
 
 /** What {@link runObservedScenario} needs to know of a scenario. */
 export interface ObservedScenario {

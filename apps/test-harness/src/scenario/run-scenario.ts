@@ -11,19 +11,11 @@ import { createOpenAIChatModel } from "@arbor/providers/openai";
 import { FakeProviderServer, ScriptedModel } from "@arbor/providers/test";
 import { runAgentScenario } from "../agent-scenario/run-agent-scenario.js";
 import { runOrchestrationScenario } from "../orchestration-scenario/run-orchestration-scenario.js";
+import type { ScenarioResult } from "./observed-run.js";
 import { type AnyScenario, isAgentScenario, isOrchestrationScenario } from "./scenario-file.js";
 import type { Scenario } from "./scenario-schema.js";
 
-/** The outcome of one scenario. */
-export interface ScenarioResult {
-  name: string;
-  path: string | undefined;
-  passed: boolean;
-  /** One line per unmet expectation. */
-  failures: string[];
-  calls: number;
-  durationMs: number;
-}
+export type { ScenarioResult } from "./observed-run.js";
 
 /**
  * Runs a scenario. An agent scenario (version 2) drives an agent through `AgentHost` (see
