@@ -54,15 +54,7 @@ export async function loadAgentTree(
   path: string,
   options: LoadAgentTreeOptions = {},
 ): Promise<AgentNode> {
-  const loaded = new Map<string, Promise<AgentDefinition>>();
-  const load = (file: string) => {
-    let pending = loaded.get(file);
-    if (!pending) {
-      pending = loadAgentFile(file, options);
-      loaded.set(file, pending);
-    }
-    return pending;
-  };
+  const load = onceEachFile(options);
   const root = resolve(path);
   return buildNode(await load(root), root, [], load, new Map());
 }
@@ -76,15 +68,7 @@ export async function resolveAgentTree(
   definition: AgentDefinition,
   options: LoadAgentTreeOptions = {},
 ): Promise<AgentNode> {
-  const loaded = new Map<string, Promise<AgentDefinition>>();
-  const load = (file: string) => {
-    let pending = loaded.get(file);
-    if (!pending) {
-      pending = loadAgentFile(file, options);
-      loaded.set(file, pending);
-    }
-    return pending;
-  };
+  const load = onceEachFile(options);
   return buildNode(definition, "<inline>", [], load, new Map());
 }
 
@@ -203,4 +187,17 @@ function checkNames(
     problems.push({ key: "tools", reason: `${clash} is the tool name of a sub-agent` });
   }
   if (problems.length > 0) throw new AgentDefinitionError(file, problems);
+}
+
+/** Loads each agent file once, however many agents name it. */
+function onceEachFile(options: LoadAgentTreeOptions): (file: string) => Promise<AgentDefinition> {
+  const loaded = new Map<string, Promise<AgentDefinition>>();
+  return (file) => {
+    let pending = loaded.get(file);
+    if (!pending) {
+      pending = loadAgentFile(file, options);
+      loaded.set(file, pending);
+    }
+    return pending;
+  };
 }
