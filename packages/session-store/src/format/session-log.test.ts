@@ -35,6 +35,14 @@ describe("validateEntry on message lines", () => {
     );
   });
 
+  it("rejects a message timestamp that is not a finite number, as the schema does", () => {
+    for (const timestamp of [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NaN]) {
+      const entry = { ...base, message: { role: "user", timestamp } };
+      expect(validateEntry(entry)).toEqual(expect.stringContaining("message.timestamp"));
+      expect(messageEntrySchema.safeParse(entry).success).toBe(false);
+    }
+  });
+
   it("returns the very object it was given, so key order and unknown fields survive", () => {
     const entry = { ...base, message: { role: "user", content: "hi", extra: 1 }, more: true };
     expect(validateEntry(entry)).toBe(entry);

@@ -133,8 +133,8 @@ function checkMessage(message: unknown): { field: string; reason: string } | und
       }
     }
   }
-  if (timestamp !== undefined && typeof timestamp !== "number")
-    return { field: "message.timestamp", reason: "expected a number" };
+  if (timestamp !== undefined && !Number.isFinite(timestamp))
+    return { field: "message.timestamp", reason: "expected a finite number" };
   return undefined;
 }
 
