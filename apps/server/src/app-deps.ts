@@ -2,8 +2,8 @@ import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
 import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import type { ServerLimits } from "./config/limits.js";
+import type { RunControl } from "./runs/run-control.js";
 import type { RunEventLog } from "./runs/run-event-log.js";
-import type { RunService } from "./runs/run-service.js";
 
 /** Everything the HTTP application works with, made by the caller (the bin or a test). */
 export interface AppDeps {
@@ -12,7 +12,7 @@ export interface AppDeps {
   store: SessionStore;
   keys: ApiKeyStore;
   log: RunEventLog;
-  runs: RunService;
+  runs: RunControl;
   /** The agents clients may name, and how their targets become models. */
   agents: ReadonlyMap<string, AgentDefinition>;
   models: AgentHostOptions["models"];

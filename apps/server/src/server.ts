@@ -4,6 +4,7 @@ import { FileSessionStore, type SessionStore } from "@arbor/session-store";
 import { PostgresSessionStore } from "@arbor/session-store-postgres";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import { FileApiKeyStore } from "./auth/file-api-key-store.js";
 import { loadServerAgents, readServerConfigFile } from "./config/load-server-config.js";
 import { ServerConfigError } from "./config/server-config-error.js";
@@ -15,6 +16,9 @@ import {
   type ServerOptions,
 } from "./config/server-options.js";
 import { FileRunEventLog } from "./runs/file-run-event-log.js";
+import { type ClusterParts, openCluster } from "./runs/postgres/open-cluster.js";
+import type { RunControl } from "./runs/run-control.js";
+import type { RunEventLog } from "./runs/run-event-log.js";
 import { RunService } from "./runs/run-service.js";
 
 /** What {@link startServer} needs beside the options. */
@@ -54,10 +58,34 @@ export async function startServer(
   if (adminKey !== undefined && adminKey.length < 16) {
     throw new ServerConfigError("ARBOR_ADMIN_KEY", "ARBOR_ADMIN_KEY", "use at least 16 characters");
   }
+  const reportError = (error: unknown) =>
+    context.print(`arbor-server: internal error: ${(error as Error)?.stack ?? String(error)}`);
   let store: SessionStore;
+  let keys: ApiKeyStore;
+  let log: RunEventLog;
+  let runs: RunControl;
+  let cluster: ClusterParts | undefined;
   if (database !== undefined) {
+    // Sessions, keys, runs and their events all in PostgreSQL: any instance serves any request.
     try {
-      store = await PostgresSessionStore.connect({ connectionString: database });
+      const pgStore = await PostgresSessionStore.connect({
+        connectionString: database,
+        leaseTtlMs: config.cluster.leaseTtlMs,
+        maxConnections: config.cluster.maxConnections,
+      });
+      store = pgStore;
+      cluster = await openCluster({
+        connectionString: database,
+        store: pgStore,
+        settings: config.cluster,
+        agents,
+        models: providers,
+        maxPromptChars: config.limits.promptChars,
+        report: reportError,
+      }).catch(async (error) => {
+        await pgStore.close();
+        throw error;
+      });
     } catch (error) {
       throw new ServerConfigError(
         "--database",
@@ -65,18 +93,19 @@ export async function startServer(
         `cannot connect: ${(error as Error).message}`,
       );
     }
+    ({ keys, log, runs } = cluster);
   } else {
     store = new FileSessionStore({ root: join(home, "sessions") });
+    keys = new FileApiKeyStore(join(home, "server", "api-keys.json"));
+    log = new FileRunEventLog(join(home, "server", "runs"));
+    runs = new RunService({
+      store,
+      log,
+      agents,
+      models: providers,
+      maxPromptChars: config.limits.promptChars,
+    });
   }
-  const keys = new FileApiKeyStore(join(home, "server", "api-keys.json"));
-  const log = new FileRunEventLog(join(home, "server", "runs"));
-  const runs = new RunService({
-    store,
-    log,
-    agents,
-    models: providers,
-    maxPromptChars: config.limits.promptChars,
-  });
   const app = createApp({
     version: context.version,
     store,
@@ -88,8 +117,8 @@ export async function startServer(
     limits: config.limits,
     adminKey,
     corsOrigins: config.cors?.origins,
-    reportError: (error) =>
-      context.print(`arbor-server: internal error: ${(error as Error)?.stack ?? String(error)}`),
+    ...(cluster ? { ready: cluster.ready } : {}),
+    reportError,
   });
   const host = options.host ?? config.host ?? DEFAULT_HOST;
   const port = options.port ?? config.port ?? DEFAULT_PORT;
@@ -125,7 +154,7 @@ export async function startServer(
   const url = `http://${shownHost}:${address.port}`;
   context.print(`arbor-server ${context.version} listening on ${url}`);
   context.print(
-    `  store: ${database !== undefined ? "PostgreSQL" : join(home, "sessions")}; agents: ${[...agents.keys()].join(", ") || "(none configured)"}`,
+    `  store: ${cluster ? `PostgreSQL (instance ${cluster.instanceId})` : join(home, "sessions")}; agents: ${[...agents.keys()].join(", ") || "(none configured)"}`,
   );
   context.print("  authenticate with: Authorization: Bearer <api key>");
   context.print(
@@ -141,9 +170,12 @@ export async function startServer(
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await runs.close();
+        // Let the streams of this instance send the terminal event of the runs just ended.
+        if (cluster) await new Promise((resolve) => setTimeout(resolve, 100));
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closed;
         await log.close();
+        await cluster?.close();
         await store.close();
       })();
       return closing;

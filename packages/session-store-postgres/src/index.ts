@@ -1,4 +1,9 @@
-export { DatabaseUnavailableError, DuplicateEntryError, SessionLeaseLostError } from "./errors.js";
+export {
+  DatabaseUnavailableError,
+  DuplicateEntryError,
+  isConnectionError,
+  SessionLeaseLostError,
+} from "./errors.js";
 export { applyMigrations, MIGRATIONS, type Migration } from "./migrations.js";
 export { type PostgresStoreOptions, postgresStoreOptionsSchema } from "./options.js";
 export { PostgresSessionStore } from "./postgres-session-store.js";

@@ -11,7 +11,7 @@ import {
   SessionNotFoundError,
   SessionStoreError,
 } from "@arbor/session-store";
-import { DatabaseUnavailableError } from "@arbor/session-store-postgres";
+import { DatabaseUnavailableError, isConnectionError } from "@arbor/session-store-postgres";
 import {
   AgentBusyError,
   AgentClosedError,
@@ -49,7 +49,7 @@ export function toApiError(error: unknown): ApiError {
   if (InvalidEntryError.isInstance(error)) {
     return new ApiError(400, "invalid_request", error.message);
   }
-  if (DatabaseUnavailableError.isInstance(error)) {
+  if (DatabaseUnavailableError.isInstance(error) || isConnectionError(error)) {
     return new ApiError(
       503,
       "store_unavailable",

@@ -171,6 +171,16 @@ export function runRoutes(deps: AppDeps, streams: StreamCounter) {
                 event: item.event.type,
                 data: JSON.stringify(item.event),
               });
+            } else if (item.kind === "resync") {
+              // No id: the cursor stays where the client is; the events it missed are gone.
+              await stream.writeSSE({
+                event: "resync",
+                data: JSON.stringify({
+                  run: runView(item.record),
+                  missedFrom: item.missedFrom,
+                  missedThrough: item.missedThrough,
+                }),
+              });
             } else if (item.kind === "keep_alive") {
               await stream.write(": keep-alive\n\n");
             } else {

@@ -19,8 +19,8 @@ export async function readSession<T>(
 }
 
 /** 409 naming the run when the tenant's session has one executing. */
-export function assertIdle(deps: AppDeps, tenantId: string, id: string): void {
-  const runId = deps.runs.activeRunOf(id, tenantId);
+export async function assertIdle(deps: AppDeps, tenantId: string, id: string): Promise<void> {
+  const runId = await deps.runs.activeRunOf(id, tenantId);
   if (runId !== undefined) {
     throw new ApiError(
       409,
@@ -39,7 +39,7 @@ export async function writeSession<T>(
 ): Promise<T> {
   // Opening read-only first: another tenant's session is a 404, never a 409.
   await readSession(deps, tenantId, id, () => undefined);
-  assertIdle(deps, tenantId, id);
+  await assertIdle(deps, tenantId, id);
   const session = await deps.store.open(id, { tenant: tenantId });
   try {
     return await use(session);

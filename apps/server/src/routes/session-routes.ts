@@ -161,8 +161,9 @@ export function sessionRoutes(deps: AppDeps) {
     .openapi(getSession, async (c) => {
       const { id } = c.req.valid("param");
       const tenantId = c.get("owner").tenantId;
+      const activeRun = await deps.runs.activeRunOf(id, tenantId);
       const detail = await readSession(deps, tenantId, id, (session) =>
-        detailOfSession(session, deps.runs.activeRunOf(id, tenantId)),
+        detailOfSession(session, activeRun),
       );
       return c.json(detail, 200);
     })
@@ -170,7 +171,7 @@ export function sessionRoutes(deps: AppDeps) {
       const { id } = c.req.valid("param");
       const tenantId = c.get("owner").tenantId;
       await readSession(deps, tenantId, id, () => undefined);
-      assertIdle(deps, tenantId, id);
+      await assertIdle(deps, tenantId, id);
       await deps.store.delete(id, { tenant: tenantId });
       return c.body(null, 204);
     })

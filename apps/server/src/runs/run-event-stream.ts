@@ -6,12 +6,14 @@ import { isTerminal, type RunRecord } from "./run-record.js";
 export type RunStreamItem =
   | { kind: "event"; event: AgentEvent }
   | { kind: "keep_alive" }
+  | { kind: "resync"; record: RunRecord; missedFrom: number; missedThrough: number }
   | { kind: "end"; record: RunRecord };
 
 /**
  * The events of a run after `afterSeq`, from the durable log: what was missed first, then
  * live ones as the log announces them, a keep-alive after each quiet `keepAliveMs`, and the
- * end once the run ended and every event was given. Ends early when `signal` aborts.
+ * end once the run ended and every event was given. A cursor older than the log's retention
+ * gets one `resync` item (the events it missed are gone), then the events still kept. Ends early when `signal` aborts.
  */
 export async function* runEventStream(
   log: RunEventLog,
@@ -34,6 +36,12 @@ export async function* runEventStream(
         changed = false;
         // Read the record before the events: a terminal record means every event is stored.
         const record = await log.getRun(runId);
+        const pruned = record?.eventsPrunedThrough ?? 0;
+        if (record && pruned > cursor) {
+          // The cursor is older than the retention: say so once, then go on from what is kept.
+          yield { kind: "resync", record, missedFrom: cursor + 1, missedThrough: pruned };
+          cursor = pruned;
+        }
         for (;;) {
           const events = await log.readEvents(runId, cursor, 500);
           for (const event of events) {

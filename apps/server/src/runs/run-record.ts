@@ -39,6 +39,11 @@ export const runRecordSchema = z.object({
   /** The `seq` of the last event stored (0: none yet). */
   lastSeq: z.number().int().nonnegative(),
   /**
+   * Events up to this `seq` were removed by retention (the PostgreSQL log): a client resuming
+   * from an older cursor gets a `resync` event instead of them.
+   */
+  eventsPrunedThrough: z.number().int().nonnegative().optional(),
+  /**
    * The run's result once it ended (the `agent_end` event's, turn-runner's `AgentResult`).
    * Checked loosely: a record written by an older version reads unchanged.
    */

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { type AgentDefinition, AgentHost, type AgentHostOptions } from "@arbor/orchestration";
 import type { ImagePart } from "@arbor/providers";
-import type { SessionStore } from "@arbor/session-store";
+import { SessionLockedError, type SessionStore } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
 import { ApiError, toApiError } from "../errors/index.js";
+import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
 
@@ -31,6 +32,11 @@ export interface RunServiceOptions {
   maxPromptChars?: number;
   /** Clock seam. */
   now?: () => Date;
+  /**
+   * How long opening a run's session is retried while another writer holds it (a run of an
+   * instance that died, whose session lease has not expired yet). Default 0: no retry.
+   */
+  openRetryMs?: number;
 }
 
 /** A run of this process: queued or executing. */
@@ -61,7 +67,7 @@ function statusOf(result: AgentResult): RunStatus {
  * each in an {@link AgentHost} opened for it and closed after it; every event goes to the
  * {@link RunEventLog} before anyone is told. A client that goes away does not stop a run.
  */
-export class RunService {
+export class RunService implements RunControl {
   /** The run executing on each session in this process. */
   private readonly active = new Map<string, Execution>();
   /** Runs waiting for their session, by session. */
@@ -89,6 +95,20 @@ export class RunService {
    * @throws ApiError 404 for an unknown agent or a session the tenant does not have, 409 when busy and `ifBusy` is `reject`
    */
   async start(request: StartRunRequest): Promise<RunRecord> {
+    this.checkRequest(request);
+    const session = await this.options.store.open(request.sessionId, {
+      readOnly: true,
+      tenant: request.tenantId,
+    });
+    await session.close();
+    return this.admit(request);
+  }
+
+  /**
+   * Checks what a run request asks for before anything is stored.
+   * @throws ApiError 503 while shutting down, 404 for an unknown agent, 400 for a prompt too long
+   */
+  checkRequest(request: StartRunRequest): void {
     if (this.closing)
       throw new ApiError(
         503,
@@ -109,11 +129,9 @@ export class RunService {
         `the prompt is over ${this.maxPromptChars} characters`,
       );
     }
-    const session = await this.options.store.open(request.sessionId, {
-      readOnly: true,
-      tenant: request.tenantId,
-    });
-    await session.close();
+  }
+
+  private async admit(request: StartRunRequest): Promise<RunRecord> {
     // From here to the first await, nothing else runs: the session is taken or the run is
     // queued in one step, so two requests at once never both start.
     const held = this.held.get(request.sessionId);
@@ -207,7 +225,7 @@ export class RunService {
     what: string,
     work: () => Promise<T>,
   ): Promise<T> {
-    const runId = this.activeRunOf(sessionId, tenantId);
+    const runId = this.localRunOf(sessionId, tenantId);
     if (runId !== undefined) {
       throw new ApiError(
         409,
@@ -232,7 +250,11 @@ export class RunService {
   }
 
   /** The tenant's session's run executing in this process, if any. */
-  activeRunOf(sessionId: string, tenantId: string): string | undefined {
+  async activeRunOf(sessionId: string, tenantId: string): Promise<string | undefined> {
+    return this.localRunOf(sessionId, tenantId);
+  }
+
+  private localRunOf(sessionId: string, tenantId: string): string | undefined {
     const execution = this.active.get(sessionId);
     return execution?.record.tenantId === tenantId ? execution.record.id : undefined;
   }
@@ -262,9 +284,70 @@ export class RunService {
     return structuredClone(execution.record);
   }
 
-  /** Stops taking runs, aborts the running ones and waits for them to be recorded. */
-  async close(): Promise<void> {
+  /**
+   * Executes a run admitted elsewhere (the PostgreSQL run table) in this process; its
+   * record is already stored. Stop and abort reach it through {@link RunService.signal}.
+   * @returns a promise settled once the run ended and was recorded
+   */
+  adopt(record: RunRecord, request: StartRunRequest): Promise<void> {
+    const execution: Execution = {
+      record: structuredClone(record),
+      request,
+      stopAsked: false,
+      abortAsked: false,
+      created: Promise.resolve(),
+    };
+    this.executions.set(record.id, execution);
+    return this.begin(execution);
+  }
+
+  /** Whether a run executes (or waits) in this process. */
+  executesHere(runId: string): boolean {
+    return this.executions.has(runId);
+  }
+
+  /** How many runs execute in this process. */
+  get executing(): number {
+    return this.active.size;
+  }
+
+  /**
+   * Stops or aborts a run executing in this process (asked on any instance).
+   * @returns false when the run does not execute here
+   */
+  signal(runId: string, what: "stop" | "abort"): boolean {
+    const execution = this.executions.get(runId);
+    if (!execution) return false;
+    if (what === "abort") {
+      execution.abortAsked = true;
+      this.abortRun(execution);
+    } else {
+      execution.stopAsked = true;
+      if (execution.run) this.hostOf(execution)?.stop();
+    }
+    return true;
+  }
+
+  /** Stops taking runs; no new run is admitted from now on. */
+  stopAdmitting(): void {
     this.closing = true;
+  }
+
+  /**
+   * Stops taking runs, lets the running ones finish for up to `graceMs`, then aborts the
+   * rest (recorded as interrupted) and waits for them to be recorded.
+   */
+  async close(options: { graceMs?: number } = {}): Promise<void> {
+    this.closing = true;
+    const graceMs = options.graceMs ?? 0;
+    if (graceMs > 0 && this.finished.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([waited, Promise.all([...this.finished])]);
+      clearTimeout(timer);
+    }
     for (const queue of this.queues.values()) {
       for (const execution of [...queue]) this.cancelQueued(execution, "the server shut down");
     }
@@ -311,16 +394,16 @@ export class RunService {
     this.finished.add(settled);
   }
 
-  private begin(execution: Execution): void {
+  private begin(execution: Execution): Promise<void> {
     this.active.set(execution.record.sessionId, execution);
-    this.track(
-      this.execute(execution).finally(() => {
-        this.executions.delete(execution.record.id);
-        if (this.active.get(execution.record.sessionId) === execution)
-          this.active.delete(execution.record.sessionId);
-        this.next(execution.record.sessionId);
-      }),
-    );
+    const ended = this.execute(execution).finally(() => {
+      this.executions.delete(execution.record.id);
+      if (this.active.get(execution.record.sessionId) === execution)
+        this.active.delete(execution.record.sessionId);
+      this.next(execution.record.sessionId);
+    });
+    this.track(ended);
+    return ended;
   }
 
   private next(sessionId: string): void {
@@ -343,14 +426,16 @@ export class RunService {
     let host: AgentHost | undefined;
     try {
       const definition = this.options.agents.get(request.agent) as AgentDefinition;
-      host = await AgentHost.open({
-        store: this.options.store,
-        sessionId: request.sessionId,
-        tenant: request.tenantId,
-        definition,
-        models: this.options.models,
-        agentOptions: { generateRunId: () => execution.record.id },
-      });
+      host = await this.openHost(() =>
+        AgentHost.open({
+          store: this.options.store,
+          sessionId: request.sessionId,
+          tenant: request.tenantId,
+          definition,
+          models: this.options.models,
+          agentOptions: { generateRunId: () => execution.record.id },
+        }),
+      );
       this.hosts.set(execution.record.id, host);
       const run = host.prompt(request.prompt, request.images);
       execution.run = run;
@@ -366,6 +451,8 @@ export class RunService {
         result,
       };
     } catch (error) {
+      // A write refused (the log lost the run's lease): the run must not go on unrecorded.
+      host?.abort();
       const failure = toApiError(error);
       execution.record = {
         ...execution.record,
@@ -378,6 +465,19 @@ export class RunService {
       await host?.close().catch(() => undefined);
     }
     await log.updateRun(execution.record);
+  }
+
+  /** Opens a run's host, retrying for `openRetryMs` while another writer holds the session. */
+  private async openHost(open: () => Promise<AgentHost>): Promise<AgentHost> {
+    const until = Date.now() + (this.options.openRetryMs ?? 0);
+    for (;;) {
+      try {
+        return await open();
+      } catch (error) {
+        if (!SessionLockedError.isInstance(error) || Date.now() >= until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 
   /** Copies the run's events to the log as they come; appends batch while one is written. */

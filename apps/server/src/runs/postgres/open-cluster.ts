@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
+import type { PostgresSessionStore } from "@arbor/session-store-postgres";
+import pg from "pg";
+import { PostgresApiKeyStore } from "../../auth/postgres-api-key-store.js";
+import type { ClusterSettings } from "../../config/cluster-settings.js";
+import { ClusteredRunService } from "./clustered-run-service.js";
+import { PostgresRunEventLog } from "./postgres-run-event-log.js";
+import { applyServerMigrations } from "./server-migrations.js";
+
+/** What an instance of a cluster shares through PostgreSQL. */
+export interface ClusterParts {
+  keys: PostgresApiKeyStore;
+  log: PostgresRunEventLog;
+  runs: ClusteredRunService;
+  instanceId: string;
+  /** Checks the database answers (for `/ready`). */
+  ready: () => Promise<void>;
+  /** Ends the runs (graceful), then the pool. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Opens this instance's share of a cluster on the session store's database: the server's
+ * tables (migrated once however many instances start), keys, the run log and the runs.
+ */
+export async function openCluster(options: {
+  connectionString: string;
+  store: PostgresSessionStore;
+  settings: ClusterSettings;
+  agents: ReadonlyMap<string, AgentDefinition>;
+  models: AgentHostOptions["models"];
+  maxPromptChars: number;
+  report: (error: unknown) => void;
+}): Promise<ClusterParts> {
+  const { settings, store } = options;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: settings.maxConnections,
+  });
+  pool.on("error", () => undefined);
+  try {
+    await applyServerMigrations(pool, store.schema);
+    const instanceId =
+      settings.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+    const db = { pool, schema: store.schema, instanceId, leaseTtlMs: settings.leaseTtlMs };
+    const log = new PostgresRunEventLog(db);
+    const runs = await ClusteredRunService.start({
+      db,
+      log,
+      connectionString: options.connectionString,
+      store,
+      agents: options.agents,
+      models: options.models,
+      maxPromptChars: options.maxPromptChars,
+      pollMs: settings.pollMs,
+      shutdownGraceMs: settings.shutdownGraceMs,
+      eventRetentionMs: settings.eventRetentionMs,
+      maxRunsPerInstance: settings.maxRunsPerInstance,
+      report: options.report,
+    });
+    return {
+      keys: new PostgresApiKeyStore(pool, store.schema),
+      log,
+      runs,
+      instanceId,
+      ready: async () => {
+        await pool.query("SELECT 1");
+      },
+      close: async () => {
+        await runs.close();
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+}

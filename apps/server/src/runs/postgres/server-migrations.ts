@@ -1,0 +1,126 @@
+import type pg from "pg";
+
+/** One step of the server's tables, applied once, in order, recorded in `<schema>.server_migrations`. */
+export interface ServerMigration {
+  version: number;
+  name: string;
+  sql: (schema: string) => string;
+}
+
+/**
+ * The server's own tables: tenants, API keys, runs and their events. They live beside the
+ * session store's tables (same schema) but are the server's: runs and keys are concepts of
+ * the HTTP server, not of a session store, so the server owns and versions them.
+ * Never edit one that shipped: add the next.
+ */
+export const SERVER_MIGRATIONS: readonly ServerMigration[] = [
+  {
+    version: 1,
+    name: "tenants, api keys, runs and run events",
+    sql: (s) => `
+      CREATE TABLE ${s}.tenants (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE ${s}.api_keys (
+        id text PRIMARY KEY,
+        tenant_id text NOT NULL REFERENCES ${s}.tenants (id),
+        hash text NOT NULL UNIQUE,
+        label text,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_by_tenant ON ${s}.api_keys (tenant_id, created_at);
+      CREATE SEQUENCE ${s}.run_positions;
+      CREATE TABLE ${s}.runs (
+        id text PRIMARY KEY,
+        session_id text NOT NULL,
+        tenant_id text NOT NULL,
+        agent text NOT NULL,
+        status text NOT NULL,
+        -- The order queued runs of a session start in.
+        position bigint NOT NULL,
+        -- What to run (prompt, images): any instance may claim a queued run.
+        request jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        ended_at timestamptz,
+        last_seq bigint NOT NULL DEFAULT 0,
+        events_pruned_through bigint NOT NULL DEFAULT 0,
+        result jsonb,
+        error jsonb,
+        -- The lease of the executing instance, and the generation that fences its writes.
+        owner text,
+        generation bigint NOT NULL DEFAULT 0,
+        heartbeat_at timestamptz,
+        lease_expires timestamptz,
+        -- A stop or abort asked on any instance, for the executing one.
+        control text
+      );
+      CREATE UNIQUE INDEX runs_one_running_per_session ON ${s}.runs (session_id)
+        WHERE status = 'running';
+      CREATE INDEX runs_queued ON ${s}.runs (position) WHERE status = 'queued';
+      CREATE INDEX runs_active_by_session ON ${s}.runs (session_id, position)
+        WHERE status IN ('queued', 'running');
+      CREATE INDEX runs_leases ON ${s}.runs (lease_expires) WHERE status = 'running';
+      CREATE INDEX runs_ended ON ${s}.runs (ended_at) WHERE ended_at IS NOT NULL;
+      CREATE TABLE ${s}.run_events (
+        run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+        seq bigint NOT NULL,
+        event json NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
+];
+
+/** A fixed advisory lock key ("arbor-sv" as bytes), apart from the session store's. */
+const SERVER_MIGRATION_LOCK = 0x6172626f722d7376n;
+
+/**
+ * Brings the server's tables up to date. Instances starting at once queue on an advisory
+ * lock (taken on one pooled connection for the few statements, then released), so each
+ * migration runs once, in its own transaction with its record.
+ * @returns the versions this call applied
+ */
+export async function applyServerMigrations(pool: pg.Pool, schema: string): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [SERVER_MIGRATION_LOCK.toString()]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${schema}.server_migrations (
+           version integer PRIMARY KEY, name text NOT NULL,
+           applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await client.query<{ version: number }>(
+        `SELECT version FROM ${schema}.server_migrations`,
+      );
+      const done = new Set(rows.map((row) => row.version));
+      for (const migration of SERVER_MIGRATIONS) {
+        if (done.has(migration.version)) continue;
+        await client.query("BEGIN");
+        try {
+          await client.query(migration.sql(schema));
+          await client.query(
+            `INSERT INTO ${schema}.server_migrations (version, name) VALUES ($1, $2)`,
+            [migration.version, migration.name],
+          );
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK");
+          throw error;
+        }
+        applied.push(migration.version);
+      }
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [SERVER_MIGRATION_LOCK.toString()]);
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}
