@@ -5,7 +5,6 @@ import { PostgresSessionStore } from "@arbor/session-store-postgres";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import type { ApiKeyStore } from "./auth/api-key-schema.js";
-import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import { FileApiKeyStore } from "./auth/file-api-key-store.js";
 import { loadServerAgents, readServerConfigFile } from "./config/load-server-config.js";
 import { ServerConfigError } from "./config/server-config-error.js";

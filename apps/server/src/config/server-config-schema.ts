@@ -1,7 +1,6 @@
 import { PROVIDER_APIS } from "@arbor/orchestration";
 import { z } from "zod";
 import { clusterSettingsSchema } from "./cluster-settings.js";
-import { clusterSettingsSchema } from "./cluster-settings.js";
 import { serverLimitsSchema } from "./limits.js";
 
 /** A provider as the config file names it: the key comes from an environment variable. */
@@ -44,8 +43,6 @@ export const serverConfigFileSchema = z.strictObject({
   /** A folder of agent files (`*.md`), relative to the config file. */
   agentsDir: z.string().min(1).optional(),
   limits: serverLimitsSchema.default(serverLimitsSchema.parse({})),
-  /** How instances sharing the database cooperate (leases, polling, shutdown, retention). */
-  cluster: clusterSettingsSchema.default(clusterSettingsSchema.parse({})),
   /** How instances sharing the database cooperate (leases, polling, shutdown, retention). */
   cluster: clusterSettingsSchema.default(clusterSettingsSchema.parse({})),
   /** Origins allowed to call the API from a browser; CORS is off without it. */

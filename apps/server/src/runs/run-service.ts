@@ -5,7 +5,6 @@ import { SessionLockedError, type SessionStore } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
 import { ApiError, toApiError } from "../errors/index.js";
 import type { RunControl } from "./run-control.js";
-import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
 
@@ -466,19 +465,6 @@ export class RunService implements RunControl {
       await host?.close().catch(() => undefined);
     }
     await log.updateRun(execution.record);
-  }
-
-  /** Opens a run's host, retrying for `openRetryMs` while another writer holds the session. */
-  private async openHost(open: () => Promise<AgentHost>): Promise<AgentHost> {
-    const until = Date.now() + (this.options.openRetryMs ?? 0);
-    for (;;) {
-      try {
-        return await open();
-      } catch (error) {
-        if (!SessionLockedError.isInstance(error) || Date.now() >= until) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
   }
 
   /** Opens a run's host, retrying for `openRetryMs` while another writer holds the session. */
