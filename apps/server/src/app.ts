@@ -9,6 +9,7 @@ import { bodySizeLimit, jsonBodyCheck, rateLimit } from "./http/request-limits.j
 import type { ServerEnv } from "./http/server-env.js";
 import { StreamCounter } from "./http/stream-counter.js";
 import { adminRoutes } from "./routes/admin-routes.js";
+import { extensionRoutes } from "./routes/extension-routes.js";
 import { runRoutes } from "./routes/run-routes.js";
 import { sessionRoutes } from "./routes/session-routes.js";
 import { sessionTreeRoutes } from "./routes/session-tree-routes.js";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps) {
     .route("/v1", sessionRoutes(deps))
     .route("/v1", sessionTreeRoutes(deps))
     .route("/v1", runRoutes(deps, streams))
+    .route("/v1", extensionRoutes(deps))
     .route("/v1/admin", adminRoutes(deps));
 
   app.doc31("/openapi.json", {

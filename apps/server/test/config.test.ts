@@ -181,8 +181,8 @@ describe("config file", () => {
       [
         `${base}agents:\n  - { name: ext, models: [openai], extensions: [./x.js] }\n`,
         { OPENAI_KEY: "k" },
-        /agent "ext"\.extensions/,
-        /does not load extensions/,
+        /agent "ext"\.extensions\[0\]/,
+        /x\.js: no such file/,
       ],
       [
         `${base}agents:\n  - { name: helper, models: [openai] }\n  - file: dup.md\n`,

@@ -12,6 +12,9 @@ import {
 } from "@arbor/orchestration";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
+import { withAbsoluteExtensionPaths } from "../extensions/agent-extensions.js";
+import { DEFAULT_EXTENSION_SETTINGS } from "../extensions/extension-settings.js";
+import { ServerExtensions } from "../extensions/server-extensions.js";
 import { ServerConfigError } from "./server-config-error.js";
 import { type ServerConfigFile, serverConfigFileSchema } from "./server-config-schema.js";
 
@@ -22,6 +25,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export interface ServerAgents {
   agents: ReadonlyMap<string, AgentDefinition>;
   providers: ModelProviders;
+  /** The agents' extensions, loaded once to check them; each run loads its own. */
+  extensions: ServerExtensions;
 }
 
 /** The dotted path of a zod issue (`agents[1].models`). */
@@ -120,7 +125,8 @@ export async function loadServerAgents(
     if (agents.has(definition.name)) {
       throw new ServerConfigError(source, field, `a second agent named "${definition.name}"`);
     }
-    agents.set(definition.name, definition);
+    // Extension paths of an agent written inline are relative to the config file.
+    agents.set(definition.name, withAbsoluteExtensionPaths(definition, base));
   };
   for (const [index, entry] of config.agents.entries()) {
     const field = `agents[${index}]`;
@@ -145,14 +151,6 @@ export async function loadServerAgents(
     for (const definition of folder.agents) add(definition, "agentsDir");
   }
   for (const [name, definition] of agents) {
-    if (definition.extensions?.length) {
-      // Refused at start rather than failing every run of the agent.
-      throw new ServerConfigError(
-        source,
-        `agent "${name}".extensions`,
-        "arbor-server does not load extensions yet; remove them from this agent",
-      );
-    }
     if (definition.tools?.length) {
       throw new ServerConfigError(
         source,
@@ -167,7 +165,13 @@ export async function loadServerAgents(
       throw new ServerConfigError(source, `agent "${name}".models`, reason);
     }
   }
-  return { agents, providers };
+  // Loaded once now, so a missing or broken extension stops the start, not every run.
+  const extensions = await ServerExtensions.load(agents, {
+    source,
+    base,
+    settings: config.extensions ?? DEFAULT_EXTENSION_SETTINGS,
+  });
+  return { agents, providers, extensions };
 }
 
 function agentProblem(error: unknown, source: string, field: string): ServerConfigError {

@@ -1,0 +1,2 @@
+export default function (arbor: { on: unknown }) {
+  return arbor.on(

@@ -1,0 +1,2 @@
+/* A module without a factory. */
+export const notAFactory = 42;
