@@ -22,6 +22,10 @@ describe("@arbor/session-store/import", () => {
       | "readCodexFile"
       | "readOpencodeStorage"
       | "findOpencodeStorage"
+      | "readOpencodeDatabase"
+      | "opencodeDatabaseSessions"
+      | "findOpencodeDatabase"
+      | "DEFAULT_MAX_DATABASE_BYTES"
       | "detectSource"
       | "readSourceLines"
       | "SessionImportError"
@@ -43,6 +47,7 @@ describe("@arbor/session-store/import", () => {
     expectTypeOf<typeof api.readClaudeCodeFile>().returns.resolves.toEqualTypeOf<ImportedLog[]>();
     expectTypeOf<typeof api.readCodexFile>().returns.resolves.toEqualTypeOf<ImportedLog>();
     expectTypeOf<typeof api.readOpencodeStorage>().returns.resolves.toEqualTypeOf<ImportedLog[]>();
+    expectTypeOf<typeof api.readOpencodeDatabase>().returns.resolves.toEqualTypeOf<ImportedLog[]>();
     expectTypeOf<typeof api.importSessions>().parameters.toEqualTypeOf<
       [string, ImportSessionsOptions]
     >();

@@ -2,14 +2,18 @@ import { SessionStoreError } from "../errors.js";
 
 /**
  * Why a source cannot be imported at all: it cannot be read, it is binary, it holds no
- * session, or it is of a format (or a version of one) no reader knows.
+ * session, it is of a format (or a version of one) no reader knows, it is larger than the
+ * reader holds in memory (`too_large`), or reading it needs an optional package that is
+ * not installed (`dependency_missing`: sql.js for opencode's database).
  */
 export type ImportProblem =
   | "unreadable"
   | "binary"
   | "empty"
   | "not_recognized"
-  | "unsupported_version";
+  | "unsupported_version"
+  | "too_large"
+  | "dependency_missing";
 
 /** A source file or folder that cannot be imported. Nothing was written to the store. */
 export class SessionImportError extends SessionStoreError {

@@ -125,8 +125,6 @@ describe("importSessions over a folder", () => {
   it("names each tool's default folder under a home folder", () => {
     expect(defaultImportLocation("claude-code", "/home/u")).toBe("/home/u/.claude/projects");
     expect(defaultImportLocation("codex", "/home/u")).toBe("/home/u/.codex/sessions");
-    expect(defaultImportLocation("opencode", "/home/u")).toBe(
-      "/home/u/.local/share/opencode/storage",
-    );
+    expect(defaultImportLocation("opencode", "/home/u")).toBe("/home/u/.local/share/opencode");
   });
 });

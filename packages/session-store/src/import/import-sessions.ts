@@ -7,7 +7,13 @@ import { detectSource } from "./detect-source.js";
 import { SessionImportError } from "./import-errors.js";
 import type { ImportedLog, ImportReport, ImportSource } from "./imported-log.js";
 import { describeIoError } from "./jsonl-lines.js";
+import {
+  findOpencodeDatabase,
+  opencodeDatabaseSessions,
+  type ReadOpencodeDatabaseOptions,
+} from "./opencode-database.js";
 import { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
+import { isSqliteFile } from "./sqlite-file.js";
 import { importIntoStore, type StoreImportResult } from "./store-import.js";
 
 /** One session imported (or, with `dryRun`, that would be). */
@@ -54,12 +60,17 @@ export interface ImportSessionsOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Longest source line kept, in bytes (longer ones become raw entries). */
   maxLineBytes?: number;
+  /** Largest opencode database read, in bytes (see {@link ReadOpencodeDatabaseOptions}). */
+  maxDatabaseBytes?: number;
+  /** Loads sql.js for opencode's database; the installed package by default. */
+  loadSqlJs?: ReadOpencodeDatabaseOptions["loadSqlJs"];
 }
 
 /**
  * Imports a session file, or every session file under a folder (Claude Code's projects
- * folder, Codex's sessions folder, opencode's storage folder), into a store. Files that are
- * not sessions are skipped with the reason; no file's problem stops the others.
+ * folder, Codex's sessions folder), or opencode's sessions (its data folder, its
+ * `opencode.db` database or its older storage folder) into a store. Files that are not
+ * sessions are skipped with the reason; no file's problem stops the others.
  * @throws SessionImportError when `path` itself cannot be read, or is one file that cannot
  *   be imported
  * @example
@@ -74,6 +85,17 @@ export async function importSessions(
   });
   const summary: ImportSummary = { sessions: [], skipped: [] };
   const from = options.from ?? "auto";
+  if (from === "opencode" || from === "auto") {
+    const database = info.isDirectory()
+      ? await findOpencodeDatabase(path)
+      : (await isSqliteFile(path))
+        ? path
+        : undefined;
+    if (database) {
+      await importDatabase(database, summary, options);
+      return summary;
+    }
+  }
   if (info.isDirectory() && (from === "opencode" || from === "auto")) {
     const storage = await findOpencodeStorage(path);
     if (storage) {
@@ -88,14 +110,20 @@ export async function importSessions(
       }
       return summary;
     }
-    if (from === "opencode") await readOpencodeStorage(path); // throws, naming the folder
+    if (from === "opencode") {
+      throw new SessionImportError(
+        path,
+        "not_recognized",
+        "it is not opencode's data folder (no opencode.db and no storage/session/ folder in it)",
+      );
+    }
   }
   if (!info.isDirectory()) {
     if (from === "opencode") {
       throw new SessionImportError(
         path,
         "not_recognized",
-        "opencode sessions are imported from its storage folder",
+        "opencode sessions are imported from its data folder, its opencode.db database or its storage folder",
       );
     }
     const logs = await readFile(path, from);
@@ -118,6 +146,29 @@ export async function importSessions(
     options.onProgress?.({ done: i + 1, total: files.length, path: file });
   }
   return summary;
+}
+
+/** Imports every session of opencode's database, one session in memory at a time. */
+async function importDatabase(
+  path: string,
+  summary: ImportSummary,
+  options: ImportSessionsOptions,
+): Promise<void> {
+  let total = 0;
+  let done = 0;
+  const sessions = opencodeDatabaseSessions(path, {
+    ...(options.maxDatabaseBytes === undefined
+      ? {}
+      : { maxDatabaseBytes: options.maxDatabaseBytes }),
+    ...(options.loadSqlJs ? { loadSqlJs: options.loadSqlJs } : {}),
+    onSessionCount: (count) => {
+      total = count;
+    },
+  });
+  for await (const log of sessions) {
+    await store(log, summary, options);
+    options.onProgress?.({ done: ++done, total, path });
+  }
 }
 
 async function readFile(
@@ -171,7 +222,8 @@ async function jsonlFiles(dir: string): Promise<string[]> {
 
 /**
  * Where each tool keeps its sessions by default, under a home folder: Claude Code
- * `~/.claude/projects`, Codex `~/.codex/sessions`, opencode `~/.local/share/opencode/storage`.
+ * `~/.claude/projects`, Codex `~/.codex/sessions`, opencode its data folder
+ * `~/.local/share/opencode` (holding `opencode.db`, and `storage/` before opencode 1.2).
  */
 export function defaultImportLocation(tool: ImportSource, home: string): string {
   switch (tool) {
@@ -180,6 +232,6 @@ export function defaultImportLocation(tool: ImportSource, home: string): string 
     case "codex":
       return join(home, ".codex", "sessions");
     case "opencode":
-      return join(home, ".local", "share", "opencode", "storage");
+      return join(home, ".local", "share", "opencode");
   }
 }

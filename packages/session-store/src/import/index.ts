@@ -30,8 +30,16 @@ export {
   type MarkdownExportOptions,
   type MarkdownSource,
 } from "./markdown-export.js";
+export {
+  DEFAULT_MAX_DATABASE_BYTES,
+  findOpencodeDatabase,
+  opencodeDatabaseSessions,
+  type ReadOpencodeDatabaseOptions,
+  readOpencodeDatabase,
+} from "./opencode-database.js";
 export { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
 export { importedSessionId } from "./session-ids.js";
+export type { SqlJsLoader } from "./sqljs-loader.js";
 export {
   importedLogText,
   importIntoStore,

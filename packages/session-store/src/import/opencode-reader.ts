@@ -1,19 +1,19 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { CURRENT_SESSION_VERSION } from "../format/version.js";
 import { SessionImportError } from "./import-errors.js";
 import type { ImportedLog } from "./imported-log.js";
 import { describeIoError } from "./jsonl-lines.js";
-import { ImportedLogBuilder, isoTime, parseObjectLine } from "./log-builder.js";
-import { OpencodeConverter } from "./opencode-converter.js";
+import { ImportedLogBuilder, parseObjectLine } from "./log-builder.js";
 import {
-  type OpencodeMessage,
-  type OpencodePart,
   opencodeMessageSchema,
   opencodePartSchema,
   opencodeSessionSchema,
 } from "./opencode-files.js";
-import { importedSessionId } from "./session-ids.js";
+import {
+  keepOpencodeRaw,
+  type OpencodeMessageRecord,
+  opencodeImportedLog,
+} from "./opencode-log.js";
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
@@ -61,57 +61,34 @@ async function readOpencodeSession(root: string, infoPath: string): Promise<Impo
   const sessionId = parsed.success
     ? parsed.data.id
     : (infoPath.split("/").pop() ?? "").replace(/\.json$/, "");
-  const session = parsed.success ? parsed.data : undefined;
-  const created = isoTime(session?.time?.created, new Date(0).toISOString());
-  const messages: { info: OpencodeMessage; file: string }[] = [];
+  const messages: OpencodeMessageRecord[] = [];
   for (const file of await names(join(root, "message", sessionId))) {
     const path = join(root, "message", sessionId, file);
     const value = await readJson(path, builder, root);
     const message = value === undefined ? undefined : opencodeMessageSchema.safeParse(value);
-    if (message?.success) messages.push({ info: message.data, file: path });
-    else if (value !== undefined)
+    if (message?.success) {
+      messages.push({ info: message.data, parts: [], source: relative(root, path) });
+    } else if (value !== undefined) {
       raw(builder, root, path, JSON.stringify(value), "not an opencode message");
+    }
   }
-  messages.sort(
-    (a, b) =>
-      (a.info.time?.created ?? 0) - (b.info.time?.created ?? 0) ||
-      a.info.id.localeCompare(b.info.id),
-  );
-  const converter = new OpencodeConverter(builder);
-  for (const { info: message, file } of messages) {
-    const parts: OpencodePart[] = [];
-    for (const name of await names(join(root, "part", message.id))) {
-      const path = join(root, "part", message.id, name);
+  for (const message of messages) {
+    for (const name of await names(join(root, "part", message.info.id))) {
+      const path = join(root, "part", message.info.id, name);
       const value = await readJson(path, builder, root);
       const part = value === undefined ? undefined : opencodePartSchema.safeParse(value);
-      if (part?.success) parts.push(part.data);
+      if (part?.success) message.parts.push(part.data);
       else if (value !== undefined)
         raw(builder, root, path, JSON.stringify(value), "not an opencode part");
     }
-    parts.sort((a, b) => a.id.localeCompare(b.id));
-    converter.message(message, parts, relative(root, file));
   }
-  return {
-    header: {
-      type: "session",
-      version: CURRENT_SESSION_VERSION,
-      id: importedSessionId("opencode", sessionId),
-      timestamp: created,
-      cwd: session?.directory ?? "",
-      ...(session?.parentID
-        ? { parentSession: importedSessionId("opencode", session.parentID) }
-        : {}),
-      ...(session?.title ? { title: session.title } : {}),
-      importedFrom: {
-        tool: "opencode",
-        sessionId,
-        path: infoPath,
-        ...(session?.version ? { version: session.version } : {}),
-      },
-    },
-    entries: builder.entries,
-    report: builder.report,
-  };
+  return opencodeImportedLog({
+    sessionId,
+    session: parsed.success ? parsed.data : undefined,
+    messages,
+    builder,
+    path: infoPath,
+  });
 }
 
 async function names(dir: string): Promise<string[]> {
@@ -143,19 +120,5 @@ function raw(
   text: string,
   reason: string,
 ): undefined {
-  const file = relative(root, path);
-  builder.report.raw++;
-  builder.report.issues.push({ line: 0, file, reason });
-  builder.add(
-    {
-      type: "custom",
-      id: `file-${file}`,
-      parentId: builder.lastId(),
-      timestamp: builder.entries.at(-1)?.timestamp ?? new Date(0).toISOString(),
-      customType: "import.raw_line",
-      data: { file, reason, text },
-    },
-    { file },
-  );
-  return undefined;
+  return keepOpencodeRaw(builder, relative(root, path), text, reason);
 }
