@@ -126,9 +126,12 @@ export {
   type ModuleImporterOptions,
 } from "./loader.js";
 export {
+  htmlRendererOutputSchema,
   type MessageRenderer,
   type MessageRenderOptions,
+  type MessageRenderTarget,
   type RenderableMessage,
+  type RenderedHtml,
   type RenderedMessage,
   rendererOutputSchema,
 } from "./message-renderer.js";

@@ -106,3 +106,39 @@ describe("registerMessageRenderer", () => {
     },
   );
 });
+
+describe("registerMessageRenderer for the HTML export", () => {
+  it("gives { html } only for the html target; text renderers work there unchanged", async () => {
+    const { runner, errors } = await rendering({
+      card: (_m, options) =>
+        options.target === "html" ? { html: "<b>two</b> items" } : "two items",
+      lines: () => ["a", "b"],
+      always: () => ({ html: "<i>x</i>" }),
+    });
+    expect(runner.renderMessage(message("card"), { target: "html" })).toEqual({
+      lines: [],
+      html: "<b>two</b> items",
+      extensionName: "todo",
+    });
+    expect(runner.renderMessage(message("card"))?.lines).toEqual(["two items"]);
+    expect(runner.renderMessage(message("lines"), { target: "html" })?.lines).toEqual(["a", "b"]);
+    // { html } where the app did not ask for HTML is reported and the default view is used.
+    expect(runner.renderMessage(message("always"))).toBeUndefined();
+    expect(runner.renderMessage(message("always"), { target: "terminal" })).toBeUndefined();
+    expect(errors.map((e) => e.kind)).toEqual(["invalid_return", "invalid_return"]);
+    expect(runner.renderMessage(message("card", { display: false }), { target: "html" })).toBe(
+      undefined,
+    );
+  });
+
+  it("reports malformed html results and falls back", async () => {
+    const bad: unknown[] = [{ html: 7 }, { html: "<b>x</b>", extra: 1 }, { text: "x" }, 42];
+    const { runner, errors } = await rendering(
+      Object.fromEntries(bad.map((value, i) => [`bad${i}`, () => value as never])),
+    );
+    for (const i of bad.keys()) {
+      expect(runner.renderMessage(message(`bad${i}`), { target: "html" })).toBeUndefined();
+    }
+    expect(errors.map((e) => e.kind)).toEqual(bad.map(() => "invalid_return"));
+  });
+});

@@ -389,8 +389,8 @@ describe("ExtensionAPI", () => {
           display: boolean;
           details?: unknown;
         },
-        options: { expanded: boolean; width: number },
-      ) => string | string[] | undefined
+        options: { expanded: boolean; width: number; target?: "terminal" | "html" },
+      ) => string | string[] | { html: string } | undefined
     >();
   });
 

@@ -1,6 +1,7 @@
 import { describeError } from "./errors.js";
 import { runAsExtension } from "./extension-scope.js";
 import {
+  htmlRendererOutputSchema,
   type MessageRenderer,
   type MessageRenderOptions,
   type RenderableMessage,
@@ -70,16 +71,20 @@ export class RendererRegistry {
       );
       return undefined;
     }
-    const parsed = rendererOutputSchema.safeParse(output);
+    const html = options.target === "html";
+    const parsed = (html ? htmlRendererOutputSchema : rendererOutputSchema).safeParse(output);
     if (!parsed.success) {
       this.report(
         entry.record,
         "invalid_return",
-        `the renderer of ${message.customType} returned something else than a string or an array of strings`,
+        `the renderer of ${message.customType} returned something else than a string or an array of strings${html ? " or { html }" : ""}`,
       );
       return undefined;
     }
     if (parsed.data === undefined) return undefined;
+    if (typeof parsed.data === "object" && "html" in parsed.data) {
+      return { lines: [], html: parsed.data.html, extensionName: entry.record.name };
+    }
     const lines = typeof parsed.data === "string" ? parsed.data.split("\n") : parsed.data;
     return { lines, extensionName: entry.record.name };
   }
