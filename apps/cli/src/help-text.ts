@@ -115,10 +115,11 @@ delete only removes session files of Arbor's store.
 Usage
   arbor import <file|dir> [--from claude-code|codex|opencode|auto] [--dry-run] [--json]
   arbor import --from claude-code          the tool's default folder (~/.claude/projects,
-                                           ~/.codex/sessions, ~/.local/share/opencode/storage)
+                                           ~/.codex/sessions, ~/.local/share/opencode)
 
-Reads Claude Code session files, Codex rollout files and opencode's storage folder (not
-its SQLite database), a file or a whole folder, with a progress bar over folders. Each
+Reads Claude Code session files, Codex rollout files, and opencode's sessions from its
+data folder: its SQLite database opencode.db (opencode 1.2 and later, up to 512 MiB) or
+its older storage folder. A file or a whole folder, with a progress bar. Each
 session keeps its tree (branches, sidechains as child sessions, compactions, tool calls
 and results, model changes) and records where it came from. Lines no reader understands
 are kept as raw entries and counted. Importing again changes nothing; a source that grew

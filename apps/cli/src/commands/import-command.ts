@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { FileSessionStore } from "@arbor/session-store";
 import {
   defaultImportLocation,
@@ -31,9 +31,7 @@ export async function importCommand(context: CliContext): Promise<number> {
     });
   }
   const source =
-    given !== undefined
-      ? resolve(io.cwd, given)
-      : defaultImportLocation(from as ImportSource, paths.home);
+    given !== undefined ? resolve(io.cwd, given) : defaultSource(from as ImportSource, context);
   const store = new FileSessionStore({ root: paths.sessionsRoot });
   const progress = io.stderr.isTTY ? progressBar(context) : undefined;
   try {
@@ -54,7 +52,7 @@ export async function importCommand(context: CliContext): Promise<number> {
         hint:
           given === undefined
             ? `Nothing was found at ${terminalSafe(source)}, the default place of ${from}; give the path instead.`
-            : 'Give a Claude Code or Codex session file, a folder of them, or opencode\'s storage folder (see "arbor help import").',
+            : 'Give a Claude Code or Codex session file, a folder of them, or opencode\'s data folder, opencode.db or storage folder (see "arbor help import").',
         cause: error,
       });
     }
@@ -62,6 +60,16 @@ export async function importCommand(context: CliContext): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A tool's default folder. opencode keeps its data under `$XDG_DATA_HOME/opencode` when
+ * that is set, as it does itself.
+ */
+function defaultSource(tool: ImportSource, { io, paths }: CliContext): string {
+  const xdg = io.env.XDG_DATA_HOME;
+  if (tool === "opencode" && xdg) return join(resolve(io.cwd, xdg), "opencode");
+  return defaultImportLocation(tool, paths.home);
 }
 
 function parseFrom(value: string | undefined): ImportSource | "auto" {
