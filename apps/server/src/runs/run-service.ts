@@ -485,24 +485,31 @@ export class RunService implements RunControl {
     const log = this.options.log;
     let pending: AgentEvent[] = [];
     let writing: Promise<void> | undefined;
+    // The first write that failed: the run stops (its host is aborted by the caller) rather
+    // than go on with events nobody can read back; never left as an unhandled rejection.
+    let failure: { error: unknown } | undefined;
     const flush = async (): Promise<void> => {
       try {
-        while (pending.length > 0) {
+        while (pending.length > 0 && !failure) {
           const batch = pending;
           pending = [];
           await log.appendEvents(execution.record.id, batch);
           execution.record.lastSeq = batch.at(-1)?.seq ?? execution.record.lastSeq;
         }
+      } catch (error) {
+        failure ??= { error };
       } finally {
         // Cleared in the same turn the loop saw no event left, so the next event starts a flush.
         writing = undefined;
       }
     };
     for await (const event of run.events) {
+      if (failure) break;
       pending.push(event);
       writing ??= flush();
     }
     await writing;
     await flush();
+    if (failure) throw failure.error;
   }
 }

@@ -88,6 +88,30 @@ export class PgCluster {
     return cluster;
   }
 
+  /**
+   * Stops the server as a restart does (`-m fast`: every connection is cut at once, committed
+   * work is flushed; `immediate` would lose acknowledged commits under synchronous_commit=off).
+   */
+  async stop(): Promise<void> {
+    await this.exec("pg_ctl", ["-D", join(this.root, "data"), "-m", "fast", "-w", "stop"]);
+  }
+
+  /** Starts the stopped server again on the same port and data. */
+  async restart(): Promise<void> {
+    const port = new URL(this.connectionString).port;
+    const settings = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${this.root} -c fsync=off -c synchronous_commit=off -c max_connections=100`;
+    await this.exec("pg_ctl", [
+      "-D",
+      join(this.root, "data"),
+      "-o",
+      settings,
+      "-l",
+      join(this.root, "server.log"),
+      "-w",
+      "start",
+    ]);
+  }
+
   /** Stops the server and removes its folder. */
   async destroy(): Promise<void> {
     await this.exec("pg_ctl", [

@@ -111,7 +111,7 @@ export class ClusteredRunService implements RunControl {
       tenant: request.tenantId,
     });
     await session.close();
-    const record = await this.ledger.admit({
+    const { record, claimed } = await this.ledger.admit({
       record: {
         id: newRunId(),
         sessionId: request.sessionId,
@@ -123,8 +123,10 @@ export class ClusteredRunService implements RunControl {
       },
       request: { prompt: request.prompt, ...(request.images ? { images: request.images } : {}) },
       ifBusy: request.ifBusy,
+      claimHere: !this.closed && this.local.executing < this.options.maxRunsPerInstance,
     });
-    this.kick();
+    if (claimed) this.execute(claimed);
+    else this.kick();
     return record;
   }
 

@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError, isConnectionError } from "@arbor/session-store-postgres";
 import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunEventLog } from "../run-event-log.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
@@ -61,8 +62,9 @@ export class PostgresRunEventLog implements RunEventLog {
     const s = this.db.schema;
     const generation = this.fences.get(record.id);
     const ended = isTerminal(record.status);
-    const { rows } = await this.db.pool.query(
-      `WITH changed AS (
+    const { rows } = await this.retrying(`run "${record.id}"`, () =>
+      this.db.pool.query(
+        `WITH changed AS (
          UPDATE ${s}.runs SET status = $3, started_at = $4, ended_at = $5, result = $6,
            error = $7, last_seq = greatest(last_seq, $8),
            owner = CASE WHEN $9 THEN NULL ELSE owner END,
@@ -72,17 +74,18 @@ export class PostgresRunEventLog implements RunEventLog {
          RETURNING id, session_id, last_seq)
        SELECT pg_notify('${CHANNELS.runEvents}', id || ':' || last_seq),
          pg_notify('${CHANNELS.runsQueued}', session_id) FROM changed`,
-      [
-        record.id,
-        generation ?? null,
-        record.status,
-        record.startedAt ?? null,
-        record.endedAt ?? null,
-        record.result ? JSON.stringify(record.result) : null,
-        record.error ? JSON.stringify(record.error) : null,
-        record.lastSeq,
-        ended,
-      ],
+        [
+          record.id,
+          generation ?? null,
+          record.status,
+          record.startedAt ?? null,
+          record.endedAt ?? null,
+          record.result ? JSON.stringify(record.result) : null,
+          record.error ? JSON.stringify(record.error) : null,
+          record.lastSeq,
+          ended,
+        ],
+      ),
     );
     if (rows.length === 0 && generation !== undefined)
       throw new RunLeaseLostError(record.id, generation);
@@ -100,18 +103,22 @@ export class PostgresRunEventLog implements RunEventLog {
     const generation = this.fences.get(runId);
     // One statement, so one transaction: the fence (the run is still ours), the events and
     // the notification, which PostgreSQL delivers only once all of it is committed.
-    const { rows } = await this.db.pool.query<{ stored: number }>(
-      `WITH fence AS (
+    // A retry after a lost acknowledgement finds its events stored: ON CONFLICT skips them.
+    const { rows } = await this.retrying(`run "${runId}"`, () =>
+      this.db.pool.query<{ stored: number }>(
+        `WITH fence AS (
          UPDATE ${s}.runs SET last_seq = $3
          WHERE id = $1 AND status = 'running' AND ($2::bigint IS NULL OR generation = $2)
          RETURNING id),
        stored AS (
          INSERT INTO ${s}.run_events (run_id, seq, event)
          SELECT fence.id, (e ->> 'seq')::bigint, e FROM fence, json_array_elements($4::json) AS e
+         ON CONFLICT (run_id, seq) DO NOTHING
          RETURNING seq)
        SELECT (SELECT count(*) FROM stored)::int AS stored,
          pg_notify('${CHANNELS.runEvents}', $1 || ':' || $3) FROM fence`,
-      [runId, generation ?? null, last.seq, JSON.stringify(events)],
+        [runId, generation ?? null, last.seq, JSON.stringify(events)],
+      ),
     );
     if (rows.length === 0) throw new RunLeaseLostError(runId, generation ?? 0);
     this.watchers.notify(runId);
@@ -190,6 +197,25 @@ export class PostgresRunEventLog implements RunEventLog {
       [olderThanMs],
     );
     return rows.length;
+  }
+
+  /**
+   * Runs a write again while the database cannot be reached, for as long as a lease lasts
+   * (after that the run is another instance's to interrupt, and the fence refuses the write).
+   */
+  private async retrying<T>(what: string, write: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        const waited = Date.now() - started;
+        if (!isConnectionError(error)) throw error;
+        if (waited >= this.db.leaseTtlMs)
+          throw new DatabaseUnavailableError(what, { cause: error, waitedMs: waited });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 
   /** {@inheritDoc RunEventLog.close} */

@@ -10,6 +10,8 @@ export interface AdmitRequest {
   /** What to run; stored so that any instance can execute it. */
   request: { prompt: string; images?: readonly unknown[] };
   ifBusy: IfBusy;
+  /** Whether this instance takes the run at once when the session is free. */
+  claimHere: boolean;
 }
 
 /** A run this instance claimed: its record, what to run and the generation fencing it. */
@@ -43,10 +45,19 @@ export class RunLedger {
   /**
    * Admits a run: under a lock on the session's row, looks at the session's queued and
    * running runs and either refuses (409), queues behind them, or asks the running one to
-   * abort and queues first. The run is stored `queued`; an instance claims it.
+   * abort and queues first. A run of a free session is taken by this instance at once when
+   * `claimHere` (the instance that was asked runs it); otherwise it is stored `queued` and
+   * any instance claims it.
+   * @returns the stored record, and the claim when this instance took the run
    * @throws ApiError 409 `session_busy` when busy and `ifBusy` is `reject`
    */
-  async admit({ record, request, ifBusy }: AdmitRequest): Promise<RunRecord> {
+  async admit({
+    record,
+    request,
+    ifBusy,
+    claimHere,
+  }: AdmitRequest): Promise<{ record: RunRecord; claimed?: ClaimedRun }> {
+    let claimed: ClaimedRun | undefined;
     const client = await this.db.pool.connect();
     try {
       await client.query("BEGIN");
@@ -68,22 +79,43 @@ export class RunLedger {
           );
         }
         const first = running && ifBusy === "interrupt";
-        await client.query(
-          `INSERT INTO ${this.s}.runs (id, session_id, tenant_id, agent, status, position, request, created_at)
+        if (!running && claimHere) {
+          const { rows } = await client.query<RunRow>(
+            `INSERT INTO ${this.s}.runs (id, session_id, tenant_id, agent, status, position, request,
+               created_at, started_at, owner, generation, heartbeat_at, lease_expires)
+             VALUES ($1, $2, $3, $4, 'running', nextval('${this.s}.run_positions'), $5, $6, now(),
+               $7, 1, now(), now() + $8 * interval '1 millisecond')
+             RETURNING ${RUN_COLUMNS}`,
+            [
+              record.id,
+              record.sessionId,
+              record.tenantId,
+              record.agent,
+              JSON.stringify(request),
+              record.createdAt,
+              this.db.instanceId,
+              this.db.leaseTtlMs,
+            ],
+          );
+          const row = rows[0] as RunRow;
+          claimed = { record: recordOfRow(row), request: row.request, generation: 1 };
+        } else
+          await client.query(
+            `INSERT INTO ${this.s}.runs (id, session_id, tenant_id, agent, status, position, request, created_at)
            VALUES ($1, $2, $3, $4, 'queued',
              CASE WHEN $7 THEN coalesce((SELECT min(position) - 1 FROM ${this.s}.runs
                WHERE session_id = $2 AND status = 'queued'), nextval('${this.s}.run_positions'))
              ELSE nextval('${this.s}.run_positions') END, $5, $6)`,
-          [
-            record.id,
-            record.sessionId,
-            record.tenantId,
-            record.agent,
-            JSON.stringify(request),
-            record.createdAt,
-            first,
-          ],
-        );
+            [
+              record.id,
+              record.sessionId,
+              record.tenantId,
+              record.agent,
+              JSON.stringify(request),
+              record.createdAt,
+              first,
+            ],
+          );
         if (first && running.status === "running") {
           await client.query(
             `UPDATE ${this.s}.runs SET control = 'abort' WHERE id = $1 AND status = 'running'`,
@@ -94,7 +126,8 @@ export class RunLedger {
             `${running.id}:abort`,
           ]);
         }
-        await client.query("SELECT pg_notify($1, $2)", [CHANNELS.runsQueued, record.sessionId]);
+        if (!claimed)
+          await client.query("SELECT pg_notify($1, $2)", [CHANNELS.runsQueued, record.sessionId]);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
@@ -103,7 +136,9 @@ export class RunLedger {
     } finally {
       client.release();
     }
-    return { ...record, status: "queued" };
+    return claimed
+      ? { record: claimed.record, claimed }
+      : { record: { ...record, status: "queued" } };
   }
 
   /**
