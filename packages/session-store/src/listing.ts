@@ -15,6 +15,7 @@ import {
   updateIndexRecord,
   writeIndex,
 } from "./listing-index.js";
+import { isSpareCopyId } from "./spare-copy.js";
 import { acquireFileLock, type StaleLockPolicy } from "./storage/file-lock.js";
 import { fileKind, toStoreError } from "./storage/io-errors.js";
 import { DEFAULT_TITLE_LENGTH, messageText, titleFromText } from "./title.js";
@@ -109,6 +110,8 @@ export async function listSessions(
     }
     if (!record) continue;
     next.files.set(name, record);
+    // The spare copy of a session being rewritten is no session of its own.
+    if (isSpareCopyId(record.state.id)) continue;
     sessions.push(
       toInfo(path, record.state, stats.mtime, options.titleLength ?? DEFAULT_TITLE_LENGTH),
     );

@@ -60,7 +60,12 @@ export async function importIntoStore(
   if (stored === undefined) return create(store, log, options);
   const kept = stored.filter((e) => e.type !== "leaf");
   const diverged = divergence(kept, log);
-  if (diverged) return { id, status: "diverged", added: 0, reason: diverged };
+  if (diverged) {
+    // A spare copy left by a rewrite that died holds only what the source holds: the
+    // session continued in Arbor is the one to keep.
+    if (!options.dryRun) await removeSpareCopy(store, id, tenant);
+    return { id, status: "diverged", added: 0, reason: diverged };
+  }
   const storedIds = new Set(kept.map((e) => e.id));
   const added = log.entries.filter((e) => !storedIds.has(e.id)).length;
   const appendable = isPrefix(kept, log.entries);

@@ -1,15 +1,9 @@
+import { spareCopyId } from "../spare-copy.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SessionNotFoundError } from "../store/store-errors.js";
 import type { ImportedLog } from "./imported-log.js";
 
-/**
- * The id a rewrite stores the new copy of a session under until the old one is gone. The
- * `.` keeps it apart from every id a reader derives (`claude-code-…`, `codex-…`,
- * `opencode-…` never end in `.replacing`).
- */
-export function spareCopyId(id: string): string {
-  return `${id}.replacing`;
-}
+export { spareCopyId } from "../spare-copy.js";
 
 /** An imported session as the text of a session log (header, then entries). */
 export function importedLogText(log: ImportedLog): string {

@@ -1,6 +1,7 @@
 import { generateSessionId } from "../ids.js";
 import { Session } from "../session.js";
 import { newSessionHeader } from "../session-options.js";
+import { isSpareCopyId } from "../spare-copy.js";
 import { MemorySessionStorage } from "../storage/memory-storage.js";
 import { pageOf } from "./cursor.js";
 import { forkLines, importableLines } from "./log-lines.js";
@@ -51,7 +52,7 @@ export class MemorySessionStore implements SessionStore {
     const parsed = parseListQuery(query);
     const all = [];
     for (const [id, tenant] of this.tenants) {
-      if (tenant !== parsed.tenant) continue;
+      if (tenant !== parsed.tenant || isSpareCopyId(id)) continue;
       const storage = this.storageOf(id);
       if (!(await storage.read())) {
         // Deleted through the session itself (`Session.delete()`).
