@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { loadClientAsset } from "./client-asset.js";
+import type { RenderCustomMessage } from "./custom-message-renderer.js";
 import { embedJson } from "./embed-json.js";
 import type { WithChildrenOptions } from "./orchestration/embed-children.js";
 import { buildPageData } from "./page-data.js";
@@ -19,6 +20,11 @@ export interface ExportHtmlOptions {
    * recursively; without it, child-session entries link to the children's export files.
    */
   withChildren?: WithChildrenOptions;
+  /**
+   * Shows `custom_message` entries as text or HTML (an app passes its extensions'
+   * `registerMessageRenderer` renderers); HTML is cut to a safe subset in the page.
+   */
+  renderCustomMessage?: RenderCustomMessage;
 }
 
 // The bundled script holds `<!--`, `<script` and `</script` only inside string and regex
@@ -53,6 +59,7 @@ export function exportSessionToHtml(
     options.title === undefined ? snapshot : { ...snapshot, title: options.title },
     options.now,
     options.withChildren,
+    options.renderCustomMessage,
   );
   const asset = loadClientAsset();
   return `<!doctype html>

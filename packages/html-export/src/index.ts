@@ -1,4 +1,11 @@
 export { ClientAssetMissingError } from "./client-asset.js";
+export {
+  type CustomMessageToRender,
+  MAX_RENDERED_CHARS,
+  type RenderCustomMessage,
+  type RenderedCustomMessage,
+  renderCustomMessages,
+} from "./custom-message-renderer.js";
 export { embedJson } from "./embed-json.js";
 export { type ExportHtmlOptions, exportFileToHtml, exportSessionToHtml } from "./export-html.js";
 export {

@@ -1,3 +1,8 @@
+import {
+  type RenderCustomMessage,
+  type RenderedCustomMessage,
+  renderCustomMessages,
+} from "./custom-message-renderer.js";
 import { embedChildSessions, type WithChildrenOptions } from "./orchestration/embed-children.js";
 import type { OrchestrationView } from "./orchestration/orchestration-view.js";
 import type { SessionSnapshot, SessionSnapshotEntry } from "./session-snapshot.js";
@@ -42,6 +47,8 @@ export interface PageData {
   totals: UsageTotals;
   /** Child-session cards, ancestry links, system prompts and embedded child sessions. */
   orchestration: OrchestrationView;
+  /** `custom_message` entries an app's renderer (an extension's) gave text or HTML for, by id. */
+  rendered: Record<string, RenderedCustomMessage>;
   generatedAt: string;
 }
 
@@ -266,11 +273,13 @@ function pickTitle(snapshot: SessionSnapshot): string {
  *
  * @param now - clock seam for the "exported at" stamp.
  * @param withChildren - how to load child sessions to embed; without it none are.
+ * @param renderCustomMessage - how `custom_message` entries are shown (extensions' renderers).
  */
 export function buildPageData(
   snapshot: SessionSnapshot,
   now: () => Date = () => new Date(),
   withChildren?: WithChildrenOptions,
+  renderCustomMessage?: RenderCustomMessage,
 ): PageData {
   const { entries, view } = embedChildSessions(snapshot, withChildren);
   const { roots, children, parent } = buildTree(entries);
@@ -290,6 +299,7 @@ export function buildPageData(
     models,
     totals,
     orchestration: view,
+    rendered: renderCustomMessage ? renderCustomMessages(entries, renderCustomMessage) : {},
     generatedAt: now().toISOString(),
   };
 }

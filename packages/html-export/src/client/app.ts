@@ -193,6 +193,7 @@ function context(index: number): RenderContext {
     fork,
     label: data.labels[id],
     mark: data.marks[id],
+    rendered: data.rendered[id],
     goTo: (target) => {
       const t = indexById.get(target);
       if (t !== undefined) navigate(onPath.has(t) ? leaf : t, t, true);

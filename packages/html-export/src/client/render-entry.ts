@@ -1,8 +1,10 @@
+import type { RenderedCustomMessage } from "../custom-message-renderer.js";
 import type { EntryMark } from "../page-data.js";
 import { el, formatTime, formatTokens } from "./dom.js";
 import { blocksOf, kindOf, messageOf, ruleNames } from "./entry-text.js";
 import { highlight, renderMarkdown } from "./markdown.js";
 import { type OrchestrationContext, renderOrchestration } from "./orchestration-entry.js";
+import { safeHtmlFragment } from "./safe-html.js";
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +20,8 @@ export interface RenderContext {
   fork?: { position: number; count: number; go(delta: number): void };
   /** Child-session cards, ancestry links, system prompts and embedded child sessions. */
   orchestration: OrchestrationContext;
+  /** How an extension's renderer shows this `custom_message`, if one did. */
+  rendered?: RenderedCustomMessage | undefined;
 }
 
 function str(value: unknown): string {
@@ -202,7 +206,13 @@ function renderCustomMessage(entry: Json, body: HTMLElement, ctx: RenderContext)
   }
   if (entry.display === false)
     body.append(el("div", "note", "Hidden from the user; sent to the model"));
-  renderBlocks(entry.content, body, true);
+  const rendered = entry.display === false ? undefined : ctx.rendered;
+  if (rendered) {
+    body.append(renderedView(rendered));
+    const content = el("div");
+    renderBlocks(entry.content, content, true);
+    body.append(collapsible("details-content", "Content sent to the model", content));
+  } else renderBlocks(entry.content, body, true);
   if (entry.details !== undefined) {
     body.append(
       collapsible(
@@ -212,6 +222,15 @@ function renderCustomMessage(entry: Json, body: HTMLElement, ctx: RenderContext)
       ),
     );
   }
+}
+
+/** An extension's rendering: text shown literally, HTML cut to a safe subset. */
+function renderedView(rendered: RenderedCustomMessage): HTMLElement {
+  const box = el("div", "rendered-message");
+  if ("html" in rendered) box.append(safeHtmlFragment(rendered.html));
+  else box.append(el("pre", "plain", rendered.text));
+  if (rendered.by) box.append(el("div", "note rendered-by", `Shown by ${rendered.by}`));
+  return box;
 }
 
 function renderOther(entry: Json, body: HTMLElement, card: HTMLElement, ctx: RenderContext): void {
