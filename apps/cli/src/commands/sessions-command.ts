@@ -26,6 +26,7 @@ import {
 import { shortIds } from "../short-ids.js";
 import { layoutTree, renderTreeText } from "../tree-lines.js";
 import { askYesNo } from "../trust/index.js";
+import { exportRenderers } from "./sessions-export-renderers.js";
 
 const SUBCOMMANDS = ["list", "show", "delete", "title", "regenerate-title", "export"] as const;
 
@@ -199,11 +200,20 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       // The default name comes from the session's id, so it is made a plain file name.
       const given = args.positionals[2];
       const out = resolve(io.cwd, given ?? `${safeFileName(snapshot.header.id)}.html`);
-      const html = args.withChildren
-        ? await exportSessionTreeToHtml(snapshot, {
-            loadChild: await childSessionLoader(paths, io.cwd),
-          })
-        : exportSessionToHtml(snapshot);
+      // Extensions of the session's project show their custom messages their way.
+      const renderers = await exportRenderers(context, snapshot.header.cwd);
+      let html: string;
+      try {
+        const { renderCustomMessage } = renderers;
+        html = args.withChildren
+          ? await exportSessionTreeToHtml(snapshot, {
+              loadChild: await childSessionLoader(paths, io.cwd),
+              renderCustomMessage,
+            })
+          : exportSessionToHtml(snapshot, { renderCustomMessage });
+      } finally {
+        renderers.release();
+      }
       await writeExportFile(out, html, {
         ...(args.force ? { force: true } : {}),
         forceHint: "--force",
