@@ -4,6 +4,7 @@ export const HELP_TEXT: Readonly<Record<string, string>> = {
 
 Usage
   arbor [options]                 interactive chat (a new session unless -c or -s)
+  arbor --agent agents/main.md    interactive chat where every prompt runs an agent file
   arbor -p "prompt"               print mode: the answer on stdout, then exit
   arbor "fix the tests"           the same (a prompt of several words in place of a command)
   echo "prompt" | arbor           the same, the prompt from stdin
@@ -18,6 +19,11 @@ Options
   -c, --continue          resume the newest session of this directory
   -r, --resume            pick a session of this directory to resume (type to search)
   -s, --session <id|path> resume a session by id, id prefix or file (pi's files too)
+      --agent <file>      run every prompt on an agent file (Markdown with YAML front
+                          matter) with its advisors, router destinations, handoff and
+                          sub-agents (examples/agents/); the session remembers the file,
+                          so -c, -r and -s resume on it. A file that does not load
+                          (missing, unknown key, cycle) stops arbor with exit code 2
       --provider <name>   a configured provider (openai, anthropic, or a config name)
   -m, --model <id>        the model to use, e.g. gpt-4.1, claude-sonnet-4-6 or
                           provider/model (anthropic/claude-sonnet-4-6)
@@ -54,6 +60,13 @@ Providers
     },
     "thinking": "off"
   }
+
+Agent files in the app
+  The transcript shows each child run as it happens: "◆ advisor", "↪ routed to",
+  "⇢ handoff to", "⚙ sub-agent" with its agent path, running, then its outcome, tokens
+  and cost; each answer is headed by the agent giving it. Esc aborts the whole run,
+  every child included. In /tree a child line opens its session read-only with Enter
+  (its own children open the same way, ↑/↓ to choose); Esc goes back one level.
 
 Project extensions
   A project's .arbor/extensions/ run as you. The app asks once per project and

@@ -8,6 +8,7 @@ import {
   type SessionInfo,
   SessionStoreError,
 } from "@arbor/session-store";
+import { isChildSession } from "./agent-tree/child-session-filter.js";
 import { CliError } from "./cli-error.js";
 import { type ArborPaths, sessionDirFor } from "./paths.js";
 import { assertInSessionsFolder } from "./session-file-check.js";
@@ -131,8 +132,10 @@ export async function chooseSession(
     return { sessionId: await findSessionFile(paths, cwd, choice.session) };
   }
   if (choice.continue) {
-    const [latest] = await listSessions(sessionDirFor(paths, cwd));
-    if (latest) return { sessionId: latest.path };
+    // The newest session the user worked in: an agent file's child runs are not resumed alone.
+    for (const info of await listSessions(sessionDirFor(paths, cwd))) {
+      if (!(await isChildSession(info))) return { sessionId: info.path };
+    }
   }
   return { create: { cwd } };
 }

@@ -1,3 +1,4 @@
+import { CHILD_SESSION_CUSTOM_TYPE, childSessionEntrySchema } from "@arbor/orchestration";
 import {
   type AgentMessage,
   messageText,
@@ -5,6 +6,7 @@ import {
   type SessionEntry,
   type SessionTreeNode,
 } from "@arbor/session-store";
+import { childRunText } from "./agent-tree/child-run-text.js";
 import { terminalSafe } from "./output/index.js";
 
 /**
@@ -32,6 +34,12 @@ export interface TreeLine {
   active: boolean;
   /** The current leaf. */
   leaf: boolean;
+  /**
+   * For a child run of an agent file (an `arbor.orchestration.child` entry): the child's
+   * session id, and whether this entry is the newest the parent stored for it (its
+   * outcome; the `running` entry before it is older).
+   */
+  child?: { sessionId: string; latest: boolean };
 }
 
 const ONE_LINE_LENGTH = 72;
@@ -85,8 +93,21 @@ function describeEntryRaw(entry: SessionEntry): { kind: string; text: string } {
       return { kind: "title", text: oneLine(String(fields.name ?? "")) };
     case "ttsr_injection":
       return { kind: "rule", text: "stream rule injected" };
-    case "custom":
+    case "custom": {
+      const child =
+        fields.customType === CHILD_SESSION_CUSTOM_TYPE
+          ? childSessionEntrySchema.safeParse(fields.data)
+          : undefined;
+      if (child?.success) {
+        const { usage, ...rest } = child.data;
+        const tokens = usage ? usage.input + usage.output : undefined;
+        return {
+          kind: "child",
+          text: `${childRunText({ ...rest, tokens })} · session ${child.data.childSessionId}`,
+        };
+      }
       return { kind: "custom", text: String(fields.customType ?? "") };
+    }
     case "custom_message":
       return { kind: "custom", text: oneLine(String(fields.customType ?? "")) };
     default:
@@ -104,6 +125,7 @@ export function layoutTree(session: Session): TreeLine[] {
   // Label entries are not shown; the leaf marker goes to the newest entry that is.
   const leafId = [...path].reverse().find((entry) => entry.type !== "label")?.id ?? null;
   const lines: TreeLine[] = [];
+  const newestOfChild = newestChildEntries(session);
   const visit = (node: SessionTreeNode, depth: number, prefix: string, indent: string): void => {
     const { entry } = node;
     if (entry.type !== "label") {
@@ -116,6 +138,7 @@ export function layoutTree(session: Session): TreeLine[] {
         label: node.label === undefined ? undefined : terminalSafe(node.label),
         active: active.has(entry.id),
         leaf: entry.id === leafId,
+        ...childOf(entry, newestOfChild),
       });
     }
     visitChildren(node.children, depth, indent);
@@ -137,6 +160,33 @@ export function layoutTree(session: Session): TreeLine[] {
   };
   visitChildren(session.getTree(), 0, "");
   return lines;
+}
+
+/** The id of the newest `arbor.orchestration.child` entry of each child session. */
+function newestChildEntries(session: Session): Map<string, string> {
+  const newest = new Map<string, string>();
+  for (const entry of session.getEntries()) {
+    const sessionId = childSessionIdOf(entry);
+    if (sessionId !== undefined) newest.set(sessionId, entry.id);
+  }
+  return newest;
+}
+
+function childSessionIdOf(entry: SessionEntry): string | undefined {
+  if (entry.type !== "custom") return undefined;
+  const fields = entry as SessionEntry & { customType?: unknown; data?: unknown };
+  if (fields.customType !== CHILD_SESSION_CUSTOM_TYPE) return undefined;
+  const parsed = childSessionEntrySchema.safeParse(fields.data);
+  return parsed.success ? parsed.data.childSessionId : undefined;
+}
+
+function childOf(
+  entry: SessionEntry,
+  newest: ReadonlyMap<string, string>,
+): Pick<TreeLine, "child"> {
+  const sessionId = childSessionIdOf(entry);
+  if (sessionId === undefined) return {};
+  return { child: { sessionId, latest: newest.get(sessionId) === entry.id } };
 }
 
 /** Renders tree lines as plain text, one entry per line, for `arbor sessions show`. */

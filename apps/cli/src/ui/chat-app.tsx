@@ -5,6 +5,7 @@ import { layoutTree } from "../tree-lines.js";
 import { ApprovalPrompt } from "./approval-prompt.js";
 import type { ApprovalPrompter } from "./approval-prompter.js";
 import type { ChatController } from "./chat-controller.js";
+import { type ChildFrame, ChildSessionView } from "./child-session-view.js";
 import {
   ExtensionUILayer,
   RenderedLinesContext,
@@ -44,7 +45,12 @@ const NO_APPROVALS = {
   getState: () => undefined,
 };
 
-type View = { name: "chat" } | { name: "tree" } | { name: "sessions"; sessions: SessionInfo[] };
+type View =
+  | { name: "chat" }
+  | { name: "tree" }
+  | { name: "sessions"; sessions: SessionInfo[] }
+  /** Child sessions opened from `/tree`, outermost first; Esc goes back one. */
+  | { name: "child"; frames: ChildFrame[] };
 
 /** The interactive app: transcript, spinner, input, footer, and the /tree and /sessions views. */
 export function ChatApp({
@@ -77,6 +83,9 @@ export function ChatApp({
   const [prefill, setPrefill] = useState<{ text: string; key: number } | undefined>(undefined);
   const [quitArmed, setQuitArmed] = useState(false);
   const quitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The /tree line a child session was opened from, selected again on the way back.
+  const [treeSelection, setTreeSelection] = useState<string | undefined>(undefined);
+  const [missingChildren, setMissingChildren] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => () => clearTimeout(quitTimer.current), []);
   const input = useRef<PromptInputControl | undefined>(undefined);
@@ -128,13 +137,23 @@ export function ChatApp({
     }
   });
 
+  const openTree = useCallback(() => {
+    setTreeSelection(undefined);
+    setView({ name: "tree" });
+    // Child sessions whose file is gone are marked in the tree rather than failing when opened.
+    const ids = layoutTree(controller.currentSession).flatMap((line) =>
+      line.child ? [line.child.sessionId] : [],
+    );
+    if (ids.length > 0) void controller.missingChildSessions(ids).then(setMissingChildren);
+  }, [controller]);
+
   const submit = useCallback(
     (text: string) => {
       setHistory((current) => [...current, text]);
       if (text.startsWith("/")) {
         void runSlashCommand(controller, text, cwd).then(async (outcome) => {
           if (outcome.quit) exit();
-          else if (outcome.view === "tree") setView({ name: "tree" });
+          else if (outcome.view === "tree") openTree();
           else if (outcome.view === "sessions")
             setView({ name: "sessions", sessions: await listSessions() });
         });
@@ -150,8 +169,49 @@ export function ChatApp({
       }
       void controller.send(text);
     },
-    [controller, cwd, exit, listSessions],
+    [controller, cwd, exit, listSessions, openTree],
   );
+
+  // Reads a child session into the frame opened for it (the newest frame of that id).
+  const readChild = useCallback(
+    (sessionId: string) => {
+      void controller.readChildSession(sessionId).then((snapshot) =>
+        setView((current) => {
+          if (current.name !== "child") return current;
+          const index = current.frames.findLastIndex((frame) => frame.sessionId === sessionId);
+          if (index < 0) return current;
+          const frames = current.frames.map((frame, at) =>
+            at === index ? { ...frame, snapshot } : frame,
+          );
+          return { name: "child", frames };
+        }),
+      );
+    },
+    [controller],
+  );
+
+  const openChild = useCallback(
+    (sessionId: string, entryId?: string) => {
+      if (entryId !== undefined) setTreeSelection(entryId);
+      setView((current) => ({
+        name: "child",
+        frames: [
+          ...(current.name === "child" ? current.frames : []),
+          { sessionId, snapshot: undefined },
+        ],
+      }));
+      readChild(sessionId);
+    },
+    [readChild],
+  );
+
+  const closeChild = useCallback(() => {
+    setView((current) =>
+      current.name === "child" && current.frames.length > 1
+        ? { name: "child", frames: current.frames.slice(0, -1) }
+        : { name: "tree" },
+    );
+  }, []);
 
   const chooseEntry = useCallback(
     (entryId: string, summarize: boolean) => {
@@ -207,6 +267,16 @@ export function ChatApp({
             onSelect={chooseEntry}
             onLabel={labelEntry}
             onCancel={() => setView({ name: "chat" })}
+            onOpenChild={openChild}
+            missingChildren={missingChildren}
+            initialSelectedId={treeSelection}
+          />
+        ) : null}
+        {view.name === "child" ? (
+          <ChildSessionView
+            frames={view.frames}
+            onOpen={(sessionId) => openChild(sessionId)}
+            onBack={closeChild}
           />
         ) : null}
         {view.name === "sessions" ? (

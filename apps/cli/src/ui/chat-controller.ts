@@ -1,13 +1,16 @@
-import type { AgentHost } from "@arbor/orchestration";
+import type { AgentHost, OrchestrationRun } from "@arbor/orchestration";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
+import type { AgentTreeRunner } from "../agent-tree/index.js";
 import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
+import { type ChildSessionSnapshot, readChildSession } from "./child-session-snapshot.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
+import { applyOrchestrationEvent } from "./orchestration-items.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";
 
@@ -25,6 +28,8 @@ export interface ChatState {
   contextTokens: number;
   contextWindow: number;
   sessionFile: string;
+  /** The agent file each prompt runs on (absolute), when the app was opened with one. */
+  agentFile: string | undefined;
 }
 
 /** Options of {@link ChatController}. */
@@ -46,6 +51,13 @@ export interface ChatControllerOptions {
    * configured API keys never appear on screen. Default: notices are shown as they are.
    */
   redact?: (text: string) => string;
+  /**
+   * Runs every prompt on an agent file's tree (advisors, router, handoff, sub-agents)
+   * instead of the host's own agent. Default: prompts go to the host's agent.
+   */
+  agentTree?: AgentTreeRunner;
+  /** Opens a session of the store read-only by id (`/tree` opens child sessions with it). */
+  openSession?: (id: string) => Promise<Session>;
 }
 
 /**
@@ -59,6 +71,8 @@ export class ChatController {
   private readonly listeners = new Set<() => void>();
   private readonly host: AgentHost;
   private readonly unpriced = new UnpricedModels();
+  /** The agent file's run under way, when one is. */
+  private orchestration: OrchestrationRun | undefined;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.host = options.host;
@@ -125,6 +139,7 @@ export class ChatController {
       contextTokens: host.contextTokens,
       contextWindow: host.model.contextWindow,
       sessionFile: host.location,
+      agentFile: this.options.agentTree?.file,
     } as ChatState;
   }
 
@@ -175,13 +190,77 @@ export class ChatController {
 
   /** Sends a prompt and streams the answer into the transcript; resolves when the run ends. */
   async send(text: string): Promise<void> {
-    if (this.host.state().busy !== undefined) return;
+    if (this.busy()) return;
     const items: TranscriptItem[] = [
       ...this.state.items,
       { kind: "user", id: nextItemId("u"), text },
     ];
     this.update({ items, running: true });
-    await this.follow(this.host.prompt(text));
+    if (this.options.agentTree) await this.orchestrate(text);
+    else await this.follow(this.host.prompt(text));
+  }
+
+  /** The agent file this app runs on, when it was opened with one. */
+  get agentTree(): AgentTreeRunner | undefined {
+    return this.options.agentTree;
+  }
+
+  /** Whether a prompt, an agent file's run or a change (compaction, navigation) is under way. */
+  private busy(): boolean {
+    return this.host.state().busy !== undefined || this.orchestration !== undefined;
+  }
+
+  /**
+   * Refuses a change to the session while an agent file's run works in it.
+   * @throws Error saying to wait or press Esc
+   */
+  private assertNoAgentRun(action: string): void {
+    if (this.orchestration === undefined) return;
+    throw new Error(
+      `cannot ${action} while the agent file's run is under way; wait for it or press Esc to abort it`,
+    );
+  }
+
+  /**
+   * Runs `text` on the agent file's tree in this session and streams it into the
+   * transcript: child runs as rows (running, then outcome, tokens and cost), the answering
+   * agents' text marked with their agent paths. Resolves when every agent ended.
+   */
+  private async orchestrate(text: string): Promise<void> {
+    const tree = this.options.agentTree as AgentTreeRunner;
+    let run: OrchestrationRun;
+    try {
+      run = tree.prompt(this.host.session, text);
+    } catch (error) {
+      this.notify(
+        `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+      this.update({ running: false });
+      return;
+    }
+    this.orchestration = run;
+    try {
+      for await (const event of run.events) {
+        const delta =
+          event.type === "text_delta" ||
+          event.type === "thinking_delta" ||
+          event.type === "toolcall_delta";
+        this.update({ items: applyOrchestrationEvent(this.state.items, event) }, !delta);
+      }
+      const result = await run.result;
+      if (result.finalAgent !== tree.rootName) {
+        this.notify(`Answered by ${result.finalAgent}.`);
+      }
+    } catch (error) {
+      this.notify(
+        `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+    } finally {
+      this.orchestration = undefined;
+      this.update({ running: false });
+    }
   }
 
   /**
@@ -206,7 +285,20 @@ export class ChatController {
    * unanswered message rather than a second copy after it; resolves when the run ends.
    */
   async retry(prompt: UnansweredPrompt): Promise<void> {
-    if (this.host.state().busy !== undefined) return;
+    if (this.busy()) return;
+    if (this.options.agentTree) {
+      // The new message becomes a sibling of the unanswered one, then runs on the agent tree.
+      const { text } = await this.host.editMessage(prompt.entryId);
+      this.update({
+        items: [
+          ...transcriptFromSession(this.host.session),
+          { kind: "user", id: nextItemId("u"), text },
+        ],
+        running: true,
+      });
+      await this.orchestrate(text);
+      return;
+    }
     const run = await retryUnansweredPrompt(this.host, prompt);
     const items = transcriptFromSession(this.host.session);
     this.update({
@@ -216,9 +308,20 @@ export class ChatController {
     await this.follow(run);
   }
 
-  /** Aborts the running prompt; the partial answer stays, marked aborted. */
+  /**
+   * Aborts the running prompt; the partial answer stays, marked aborted. An agent file's
+   * run is aborted whole: every running child (advisors, destinations, handoffs,
+   * sub-agents at any depth) ends too.
+   */
   abort(): void {
-    this.host.abort();
+    if (this.orchestration) this.orchestration.abort();
+    else this.host.abort();
+  }
+
+  /** Resolves once no prompt, agent file's run or change is under way. */
+  async waitForIdle(): Promise<void> {
+    await this.orchestration?.result.catch(() => undefined);
+    await this.host.waitForIdle();
   }
 
   /** Folds one agent event into the transcript. */
@@ -237,6 +340,7 @@ export class ChatController {
 
   /** Compacts the session now, focused by `instructions`. */
   async compact(instructions?: string): Promise<void> {
+    this.assertNoAgentRun("compact");
     this.update({ busy: "compacting" });
     try {
       const outcome = await this.host.compact(instructions);
@@ -259,6 +363,13 @@ export class ChatController {
    * message moves to its parent and hands its text back, to be edited and sent again.
    */
   async navigate(entryId: string, summarize: boolean): Promise<string | undefined> {
+    if (this.orchestration) {
+      this.notify(
+        "Could not move there: an agent file's run is under way; wait for it or press Esc.",
+        "error",
+      );
+      return undefined;
+    }
     const entry = this.host.session.getEntry(entryId);
     if (!entry) return undefined;
     const isUser = isEntryOfType(entry, "message") && entry.message.role === "user";
@@ -285,6 +396,7 @@ export class ChatController {
    * failure leaves the app where it was; the old one is closed.
    */
   async switchSession(sessionId: string): Promise<void> {
+    this.assertNoAgentRun("switch sessions");
     await this.host.switchSession({ sessionId });
     this.update({ items: transcriptFromSession(this.host.session) });
   }
@@ -294,6 +406,7 @@ export class ChatController {
    * entry and tells extensions (`model_select`).
    */
   async setModel(spec: string): Promise<void> {
+    this.assertNoAgentRun("change the model");
     await this.host.setModel(this.options.selectModel(spec));
     this.update({});
   }
@@ -315,6 +428,7 @@ export class ChatController {
 
   /** Sets the reasoning level from the next request on, recorded in the session. */
   async setThinking(level: string): Promise<void> {
+    this.assertNoAgentRun("change the thinking level");
     const known = REASONING_LEVELS.find((candidate) => candidate === level);
     if (known === undefined) {
       throw new Error(
@@ -330,10 +444,32 @@ export class ChatController {
    * the agent to the fork (and tells extensions), the old session is closed.
    */
   async fork(): Promise<Session | undefined> {
+    this.assertNoAgentRun("fork");
     if (this.host.session.getLeafId() === null) return undefined;
     const forked = await this.host.fork();
     this.update({ items: transcriptFromSession(forked) });
     return forked;
+  }
+
+  /**
+   * Reads a child session of an agent file's run read-only (`/tree`); one that cannot be
+   * opened comes back as unavailable, with the reason.
+   */
+  async readChildSession(sessionId: string): Promise<ChildSessionSnapshot> {
+    const open = this.options.openSession;
+    if (!open)
+      return { status: "unavailable", sessionId, reason: "this app opens no other session" };
+    return readChildSession(open, sessionId);
+  }
+
+  /** The child sessions among `sessionIds` that cannot be opened (their file was deleted). */
+  async missingChildSessions(sessionIds: readonly string[]): Promise<Set<string>> {
+    const missing = new Set<string>();
+    for (const sessionId of new Set(sessionIds)) {
+      const snapshot = await this.readChildSession(sessionId);
+      if (snapshot.status === "unavailable") missing.add(sessionId);
+    }
+    return missing;
   }
 
   /** Refreshes what is derived from the session (title, context) after a direct change. */
@@ -343,6 +479,12 @@ export class ChatController {
 
   /** Closes the host: extensions hear `session_shutdown` once, the session is closed. */
   async close(): Promise<void> {
+    // An agent file's run ends first, so every child records its outcome before the session closes.
+    if (this.orchestration) {
+      const running = this.orchestration;
+      running.abort();
+      await running.result.catch(() => undefined);
+    }
     await this.host.close();
   }
 }

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { Box, Text } from "ink";
 import { terminalSafe } from "../output/index.js";
 import type { ChatState } from "./chat-controller.js";
@@ -17,6 +18,7 @@ export function Footer({ state }: { state: ChatState }) {
     <Box>
       <Text dimColor>
         {[
+          ...(state.agentFile ? [`agent ${terminalSafe(basename(state.agentFile))}`] : []),
           terminalSafe(state.modelLabel),
           `thinking ${state.thinking}`,
           `↑${formatTokens(state.usage.input)} ↓${formatTokens(state.usage.output)}`,

@@ -1,5 +1,6 @@
 import { listSessions } from "@arbor/session-store";
 import { render } from "ink";
+import { withoutChildSessions } from "../agent-tree/child-session-filter.js";
 import type { CliIo } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { type ArborPaths, sessionDirFor } from "../paths.js";
@@ -14,7 +15,8 @@ export async function pickSession(
   paths: ArborPaths,
   io: Pick<CliIo, "cwd">,
 ): Promise<string | undefined> {
-  const sessions = await listSessions(sessionDirFor(paths, io.cwd));
+  // An agent file's child runs are opened from their parent's /tree, not resumed alone.
+  const sessions = await withoutChildSessions(await listSessions(sessionDirFor(paths, io.cwd)));
   if (sessions.length === 0) {
     throw new CliError("there are no sessions in this directory to resume.", {
       hint: 'Start one with "arbor"; "arbor sessions list" shows the sessions of all directories.',

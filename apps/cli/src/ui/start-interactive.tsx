@@ -5,15 +5,23 @@ import { render } from "ink";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { createModel } from "../agent/model-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
+import {
+  AgentTreeRunner,
+  interactiveAgentFile,
+  rememberAgentFile,
+  withoutChildSessions,
+} from "../agent-tree/index.js";
 import { createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { configuredModelList, resolveProvider } from "../config/index.js";
 import { contextPrompt, loadProjectContext } from "../context/index.js";
 import {
+  CliSessionStore,
   cliAgentDefinition,
   cliAgentOptions,
   configuredModels,
+  LendingSessionStore,
   openCliHost,
 } from "../host/index.js";
 import { connectCliMcpServers } from "../mcp/index.js";
@@ -73,6 +81,16 @@ export async function startInteractive(context: CliContext): Promise<number> {
     }
     session = { sessionId: picked };
   }
+  // One store for the app's session and the child sessions an agent file's runs create.
+  const store = new LendingSessionStore(
+    new CliSessionStore({
+      sessionsRoot: paths.sessionsRoot,
+      sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
+    }),
+  );
+  // An agent file (--agent, or the one the resumed session ran on) loads whole before the
+  // screen is taken over: a broken one stops here with the file, the key and the reason.
+  const agentFile = await interactiveAgentFile(io.cwd, args.agent, session, store);
   const rules = await loadProjectRules(io.cwd, paths.home);
   const extensionErrors: string[] = [];
   // Until the app is up, extension failures are collected; then they become notices.
@@ -104,23 +122,27 @@ export async function startInteractive(context: CliContext): Promise<number> {
   const extensionUI = new TerminalExtensionUI();
   const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
   const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
-  const definition = cliAgentDefinition(selection.provider, selection.config, {
-    systemPrompt: selection.config.systemPrompt,
-    context: contextPrompt(projectContext),
-  });
+  const definition =
+    agentFile?.tree.definition ??
+    cliAgentDefinition(selection.provider, selection.config, {
+      systemPrompt: selection.config.systemPrompt,
+      context: contextPrompt(projectContext),
+    });
+  const tools = gate.wrap([...workspaceTools(io.cwd, { env: io.env }), ...mcp.tools]);
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
   const host = await openCliHost({
     onRun: (run) => startupRuns?.push(run),
     paths,
     session,
+    store,
     // The config's level is the default; a level set in the session wins.
     definition: selection.config.thinking
       ? { ...definition, thinking: selection.config.thinking }
       : definition,
     models: configuredModels(selection.provider),
     rules: rules.rules,
-    tools: gate.wrap([...workspaceTools(io.cwd, { env: io.env }), ...mcp.tools]),
+    tools,
     projectRoot: io.cwd,
     extensions,
     ui: extensionUI,
@@ -131,7 +153,27 @@ export async function startInteractive(context: CliContext): Promise<number> {
     throw error;
   });
   recordApprovalsIn(gate, host);
+  // Asked before anything is stored: a new session is not one resumed.
+  const resumed = host.session.getEntries().length > 0;
+  // The agent file is remembered in the session, so -c / -r / -s resume on it.
+  if (agentFile) await rememberAgentFile(host.session, agentFile.file);
+  const agentTree =
+    agentFile &&
+    new AgentTreeRunner({
+      tree: agentFile.tree,
+      file: agentFile.file,
+      store,
+      run: {
+        cwd: io.cwd,
+        models: configuredModels(selection.provider),
+        tools,
+        rules: rules.rules,
+        agentOptions: cliAgentOptions(selection.config),
+      },
+    });
   const controller = new ChatController({
+    ...(agentTree ? { agentTree } : {}),
+    openSession: (id) => store.open(id, { readOnly: true }),
     host,
     rules,
     projectContext,
@@ -142,20 +184,25 @@ export async function startInteractive(context: CliContext): Promise<number> {
   });
   for (const run of startupRuns) void controller.follow(run);
   startupRuns = undefined;
-  const resumed = host.session.getEntries().length > 0;
   for (const warning of rules.warnings)
     controller.notify(`Skipped rule file ${warning.file}: ${warning.reason}`, "warning");
   for (const message of extensionErrors.splice(0)) controller.notify(message, "warning");
   for (const problem of projectContext.problems) controller.notify(`Skipped ${problem}`, "warning");
   reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${host.session.location}`);
+  if (agentFile) {
+    const from = agentFile.remembered ? " (the agent file this session ran on)" : "";
+    controller.notify(`Each prompt runs the agent file ${agentFile.file}${from}.`);
+  }
   // Bracketed paste: the terminal marks pasted text, so its line breaks do not send it.
   io.stdout.write("\u001b[?2004h");
   const app = render(
     <ChatApp
       controller={controller}
       cwd={io.cwd}
-      listSessions={() => listSessions(sessionDirFor(paths, io.cwd))}
+      listSessions={async () =>
+        withoutChildSessions(await listSessions(sessionDirFor(paths, io.cwd)))
+      }
       approvals={approvals}
       extensionUI={extensionUI}
       toolUpdates={(listener) => host.onToolUpdate(listener)}
@@ -168,7 +215,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
   const stopOnSignal = onTerminationSignal((signal) => {
     stoppedBy = signal;
     controller.abort();
-    void host.waitForIdle().finally(() => app.unmount());
+    void controller.waitForIdle().finally(() => app.unmount());
   });
   const unanswered = resumed ? unansweredPrompt(host.session) : undefined;
   if (unanswered) void offerRetry(extensionUI, controller, unanswered);

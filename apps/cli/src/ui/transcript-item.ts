@@ -1,3 +1,5 @@
+import type { ChildOutcome, ChildRole } from "@arbor/orchestration";
+
 /** A tool call as the transcript shows it. */
 export interface ToolCallView {
   id: string;
@@ -16,7 +18,26 @@ export type TranscriptItem =
       thinking: string;
       tools: ToolCallView[];
       status: "streaming" | "done" | "aborted";
+      /** The agent path of the agent answering (`front-desk:tech`), when an agent file runs. */
+      agent?: string;
     }
   | { kind: "notice"; id: string; text: string; tone: "info" | "warning" | "error" }
   /** An extension's message that asked to be displayed (`custom_message`, `display: true`). */
-  | { kind: "custom"; id: string; customType: string; text: string };
+  | { kind: "custom"; id: string; customType: string; text: string }
+  /**
+   * A child run of an agent file (advisor consulted, request routed to a destination,
+   * handoff, sub-agent call): started, then its outcome, tokens and cost.
+   */
+  | {
+      kind: "child";
+      id: string;
+      childSessionId: string;
+      role: ChildRole;
+      agentPath: string;
+      outcome: ChildOutcome;
+      /** Why it failed, was aborted or interrupted. */
+      message?: string;
+      /** Tokens in and out of the child's own run, once it ended. */
+      tokens?: number;
+      cost?: number;
+    };

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { childRunText } from "../agent-tree/child-run-text.js";
 import { terminalSafe } from "../output/index.js";
 import { CustomMessageView } from "./extension-ui/index.js";
 import type { ToolCallView, TranscriptItem } from "./transcript.js";
@@ -29,11 +30,21 @@ function Item({ item }: { item: TranscriptItem }) {
       </Box>
     );
   }
+  if (item.kind === "child") {
+    const color =
+      item.outcome === "running" ? "yellow" : item.outcome === "succeeded" ? "green" : "red";
+    return (
+      <Box marginTop={1}>
+        <Text color={color}>{terminalSafe(childRunText(item))}</Text>
+      </Box>
+    );
+  }
   if (item.kind === "custom") {
     return <CustomMessageView id={item.id} customType={item.customType} text={item.text} />;
   }
   return (
     <Box flexDirection="column" marginTop={1}>
+      {item.agent ? <Text color="green" bold>{`${terminalSafe(item.agent)} ›`}</Text> : null}
       {item.thinking ? (
         <Text dimColor>{`thinking: ${terminalSafe(lastLine(item.thinking, 70))}`}</Text>
       ) : null}

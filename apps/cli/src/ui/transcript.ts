@@ -1,5 +1,7 @@
+import { CHILD_SESSION_CUSTOM_TYPE } from "@arbor/orchestration";
 import { type ContentBlock, isEntryOfType, messageText, type Session } from "@arbor/session-store";
 import { TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/turn-runner";
+import { childUpdateOfEntry, withChildUpdate } from "./child-items.js";
 import { customMessageItem } from "./custom-message-items.js";
 import type { ToolCallView, TranscriptItem } from "./transcript-item.js";
 
@@ -18,7 +20,7 @@ function blocksOf(content: unknown): ContentBlock[] {
 
 /** The transcript of the active path of a session, as it is stored. */
 export function transcriptFromSession(session: Session): TranscriptItem[] {
-  const items: TranscriptItem[] = [];
+  let items: TranscriptItem[] = [];
   const toolStatus = new Map<string, ToolCallView>();
   for (const entry of session.getBranch()) {
     if (isEntryOfType(entry, "message")) {
@@ -79,6 +81,10 @@ export function transcriptFromSession(session: Session): TranscriptItem[] {
     } else if (isEntryOfType(entry, "custom_message")) {
       const item = customMessageItem(entry);
       if (item) items.push(item);
+    } else if (isEntryOfType(entry, "custom") && entry.customType === CHILD_SESSION_CUSTOM_TYPE) {
+      // A child run of an agent file: one row per child session, its latest outcome.
+      const update = childUpdateOfEntry(entry.id, entry.data);
+      if (update) items = [...withChildUpdate(items, update)];
     } else if (isEntryOfType(entry, "branch_summary")) {
       items.push({
         kind: "notice",

@@ -3,7 +3,7 @@ import type { TreeLine } from "../tree-lines.js";
 /**
  * The filters of `/tree`, in the order Tab cycles them (as pi's tree selector):
  * `default` hides bookkeeping entries (extension state, model and thinking changes,
- * titles), `no-tools` also hides tool results, `user-only` shows the user's messages,
+ * titles) but shows each child run of an agent file once (its outcome), `no-tools` also hides tool results, `user-only` shows the user's messages,
  * `labeled-only` the labelled entries, `all` everything.
  */
 export const TREE_FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
@@ -21,6 +21,10 @@ const BOOKKEEPING_TYPES: ReadonlySet<string> = new Set([
 
 /** Whether `filter` shows `line`. */
 function shows(line: TreeLine, filter: TreeFilter): boolean {
+  // A child run of an agent file shows once, at its newest record (its outcome), unless all is asked.
+  if (line.child && filter !== "all" && filter !== "labeled-only") {
+    return line.child.latest && filter !== "user-only";
+  }
   switch (filter) {
     case "all":
       return true;

@@ -25,6 +25,15 @@ export interface TreeViewProps {
   onLabel?: (entryId: string, label: string) => void;
   /** Rows of entries shown at once. */
   height?: number;
+  /**
+   * Opens the child session of a child-run line (an agent file's advisor, destination,
+   * handoff or sub-agent): Enter on such a line calls it instead of choosing the entry.
+   */
+  onOpenChild?: (sessionId: string, entryId: string) => void;
+  /** Child sessions whose session cannot be opened (deleted); their lines say so. */
+  missingChildren?: ReadonlySet<string>;
+  /** The entry selected when the view opens (default: the leaf). */
+  initialSelectedId?: string | undefined;
 }
 
 /**
@@ -33,14 +42,25 @@ export interface TreeViewProps {
  * saves, empty clears, Esc drops), Enter chooses an entry (then Enter again to go, `s` to go
  * and summarize the branch left), Esc leaves. `▶` marks the leaf, `•` the active path.
  */
-export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: TreeViewProps) {
+export function TreeView({
+  lines,
+  onSelect,
+  onCancel,
+  onLabel,
+  height = 14,
+  onOpenChild,
+  missingChildren,
+  initialSelectedId,
+}: TreeViewProps) {
   // Kept in a ref so keys arriving faster than re-renders all act on the latest state.
   const nav = useRef<TreeNavigation>({
     query: "",
     filter: "default",
     cursor: Math.max(
       0,
-      lines.findIndex((line) => line.leaf),
+      filterTreeLines(lines, "", "default").findIndex((line) =>
+        initialSelectedId === undefined ? line.leaf : line.id === initialSelectedId,
+      ),
     ),
     chosen: undefined,
     labeling: undefined,
@@ -92,14 +112,18 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
       if (line) set({ labeling: { line, text: line.label ?? "" } });
       return;
     }
-    if (key.return) {
-      const line = shownNow[at];
+    // Enter on a line: a child run opens its session, any other line is chosen.
+    const enter = (line: TreeLine | undefined) => {
+      if (line?.child && onOpenChild) return onOpenChild(line.child.sessionId, line.id);
       if (line) set({ chosen: line });
-      return;
-    }
+    };
+    if (key.return) return enter(shownNow[at]);
     if (key.backspace || key.delete) return set({ query: query.slice(0, -1), cursor: 0 });
     if (input && !key.ctrl && !key.meta) {
-      set({ query: query + input.replace(/[\r\n]/g, ""), cursor: 0 });
+      // Search text and Enter in one read (a fast typist, a paste): the search, then Enter.
+      const [typed = "", ...rest] = input.split(/\r\n?|\n/);
+      set({ query: query + typed, cursor: 0 });
+      if (rest.length > 0) enter(filterTreeLines(lines, query + typed, filter)[0]);
     }
   });
 
@@ -122,6 +146,8 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
       {window.map((line) => {
         const selected = line === shown[index];
         const marker = line.leaf ? "▶" : line.active ? "•" : " ";
+        const missing =
+          line.child && missingChildren?.has(line.child.sessionId) ? " [session file missing]" : "";
         return (
           <Text
             key={line.id}
@@ -129,7 +155,7 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
             color={line.active ? "green" : undefined}
             wrap="truncate-end"
           >
-            {`${marker} ${line.prefix}${line.kind}${line.label ? ` [${line.label}]` : ""}: ${line.text}`}
+            {`${marker} ${line.prefix}${line.kind}${line.label ? ` [${line.label}]` : ""}${missing}: ${line.text}`}
           </Text>
         );
       })}
@@ -149,7 +175,7 @@ export function TreeView({ lines, onSelect, onCancel, onLabel, height = 14 }: Tr
           ? "Enter: save the label (empty clears it) · Esc: back"
           : chosen
             ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left · Esc: back`
-            : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}Enter choose · Esc close`}
+            : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}${shown[index]?.child && onOpenChild ? "Enter open the child session" : "Enter choose"} · Esc close`}
       </Text>
     </Box>
   );
