@@ -30,7 +30,14 @@ describe("extension commands", () => {
     expect(res.status).toBe(200);
     const body = (await json(res)) as { agent: string; commands: { name: string }[] };
     expect(body.agent).toBe("planner");
-    expect(body.commands.map((c) => c.name)).toEqual(["plan", "todo", "todos", "ask", "custom"]);
+    expect(body.commands.map((c) => c.name)).toEqual([
+      "plan",
+      "todo",
+      "todos",
+      "ask",
+      "custom",
+      "fresh",
+    ]);
     expect(body.commands[0]).toEqual({
       name: "plan",
       description: expect.any(String),
@@ -85,6 +92,33 @@ describe("extension commands", () => {
       (e) => e.type === "message" && (e.message as { role: string }).role === "user",
     );
     expect(users).toHaveLength(1);
+  });
+
+  it("a command that moves to a new session says so; the new session is the tenant's and starts with the returned prompt", async () => {
+    const sessionId = await newSession(s);
+    const first = await s.call("POST", `/v1/sessions/${sessionId}/runs`, {
+      agent: "planner",
+      prompt: "Build the parser",
+    });
+    await follow(s, ((await json(first)) as { runId: string }).runId);
+    const res = await command(sessionId, "fresh", { agent: "planner", args: "tests first" });
+    const { runId } = (await json(res)) as { runId: string };
+    const reading = await follow(s, runId);
+    const [switched] = dataOf(reading, "session_switched");
+    const fresh = switched?.sessionId as string;
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(sessionId);
+    expect(dataOf(reading, "ui_notify").map((n) => n.message)).toEqual([
+      `Started fresh in ${fresh}, from ${sessionId}`,
+    ]);
+    expect(dataOf(reading, "command_end")[0]?.status).toBe("prompt");
+    expect((await s.call("GET", `/v1/sessions/${fresh}`)).status).toBe(200);
+    expect((await s.call("GET", `/v1/sessions/${fresh}`, undefined, s.otherKey)).status).toBe(404);
+    const [prompt] = (await entries(fresh)).filter(
+      (e) => e.type === "message" && (e.message as { role: string }).role === "user",
+    );
+    expect(JSON.stringify(prompt)).toContain("Build the parser");
+    expect(JSON.stringify(prompt)).toContain("Focus now on: tests first");
   });
 
   it("refuses unknown commands, other agents' commands, bad names and bodies, other tenants' sessions and busy sessions", async () => {

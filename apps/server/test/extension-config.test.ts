@@ -122,4 +122,69 @@ describe("extensions at start-up", () => {
       /s\.yaml: agent "ext"\.extensions\[0\]: .*throws-in-factory\.ts: .*no configuration for the gate/,
     );
   });
+
+  it("a run whose extension no longer loads fails (it never runs without its gate)", async () => {
+    const { FakeProviderServer } = await import("@arbor/providers/test");
+    const fake = await FakeProviderServer.start({ fallback: () => "answered" });
+    const gate = join(dir, "gate.ts");
+    await writeFile(gate, "export default (arbor) => arbor.on('tool_call', () => undefined);\n");
+    const configPath = join(dir, "s.yaml");
+    await writeFile(
+      configPath,
+      [
+        "port: 0",
+        `providers:\n  fake: { api: openai-chat, baseURL: ${fake.openaiBaseURL}, apiKeyEnv: OPENAI_KEY }`,
+        "agents:\n  - { name: ext, models: [fake/m], systemPrompt: You help., extensions: [gate.ts] }",
+      ].join("\n"),
+    );
+    const admin = "admin-key-0123456789abcdef";
+    const serverEnv = { ...env, ARBOR_ADMIN_KEY: admin, ARBOR_HOME: join(dir, "home") };
+    const printed: string[] = [];
+    const server = await startServer(parseServerOptions(["--config", configPath], serverEnv), {
+      env: serverEnv,
+      version: "0",
+      print: (line) => printed.push(line),
+    });
+    try {
+      const post = async (path: string, json: unknown, key: string) =>
+        (await (
+          await fetch(`${server.url}${path}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify(json),
+          })
+        ).json()) as Record<string, string>;
+      const tenant = await post("/v1/admin/tenants", { name: "t" }, admin);
+      const { key } = (await post(`/v1/admin/tenants/${tenant.id}/keys`, {}, admin)) as {
+        key: string;
+      };
+      await writeFile(
+        gate,
+        "export default (arbor) => { throw new Error('gate config gone'); };\n",
+      );
+      const session = await post("/v1/sessions", {}, key);
+      const run = await post(
+        `/v1/sessions/${session.id}/runs`,
+        { agent: "ext", prompt: "hi" },
+        key,
+      );
+      let record: Record<string, unknown> = {};
+      for (let i = 0; i < 200; i++) {
+        const res = await fetch(`${server.url}/v1/runs/${run.runId}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        record = (await res.json()) as Record<string, unknown>;
+        if (record.status !== "queued" && record.status !== "running") break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(record.status).toBe("failed");
+      expect(record.error).toMatchObject({ code: "extension_load_failed" });
+      expect(String((record.error as { message: string }).message)).toContain("gate config gone");
+      expect(fake.requests).toHaveLength(0);
+      expect(printed.join("\n")).toContain("gate config gone");
+    } finally {
+      await server.close();
+      await fake.close();
+    }
+  });
 });

@@ -45,7 +45,7 @@ export function shellAnswers(body: Record<string, unknown>): ScriptedResponseInp
   return `answer to: ${lastUserText(body).slice(0, 60)}`;
 }
 
-/** The config: `gated` (fake shell + permission gate), `planner` (plan mode, todos, questions), `helper`. */
+/** The config: `gated` (fake shell + permission gate), `planner` (plan mode, todos, questions, fresh start), `helper`. */
 export function extensionConfig(fakeBaseUrl: string, extra = ""): string {
   return [
     "host: 127.0.0.1",
@@ -66,6 +66,7 @@ export function extensionConfig(fakeBaseUrl: string, extra = ""): string {
     `      - ${join(EXAMPLES, "plan-mode.ts")}`,
     `      - ${join(EXAMPLES, "todo-list.ts")}`,
     `      - ${join(TEST_EXTENSIONS, "asks-everything.ts")}`,
+    `      - ${join(EXAMPLES, "fresh-start.ts")}`,
     "  - name: helper",
     "    models: [fake/fake-model]",
     "    systemPrompt: You help.",
