@@ -12,6 +12,11 @@ export interface ClusterDb {
   leaseTtlMs: number;
 }
 
+/** Something that runs a statement: the pool, or a dedicated connection. */
+export interface StatementRunner {
+  query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
 /** The NOTIFY channels of the cluster; payloads carry ids only (always far under 8,000 bytes). */
 export const CHANNELS = {
   /** `<runId>:<lastSeq>`: a run stored events or changed state. */

@@ -245,7 +245,9 @@ export class ClusteredRunService implements RunControl {
 
   /** Renews the leases; a run no longer ours is aborted here, asked controls are applied. */
   private async beat(): Promise<void> {
-    const { held } = await this.ledger.heartbeat();
+    const { held } = await this.ledger
+      .heartbeat(this.notifier)
+      .catch(() => this.ledger.heartbeat());
     for (const [runId, control] of held) {
       if (control === "stop" || control === "abort") this.local.signal(runId, control);
     }

@@ -107,7 +107,9 @@ export class PostgresRunEventLog implements RunEventLog {
     const { rows } = await this.retrying(`run "${runId}"`, () =>
       this.db.pool.query<{ stored: number }>(
         `WITH fence AS (
-         UPDATE ${s}.runs SET last_seq = $3
+         UPDATE ${s}.runs SET last_seq = $3,
+           -- A run that writes is alive: its lease lasts from its last write too.
+           lease_expires = greatest(lease_expires, now() + $5 * interval '1 millisecond')
          WHERE id = $1 AND status = 'running' AND ($2::bigint IS NULL OR generation = $2)
          RETURNING id),
        stored AS (
@@ -117,7 +119,7 @@ export class PostgresRunEventLog implements RunEventLog {
          RETURNING seq)
        SELECT (SELECT count(*) FROM stored)::int AS stored,
          pg_notify('${CHANNELS.runEvents}', $1 || ':' || $3) FROM fence`,
-        [runId, generation ?? null, last.seq, JSON.stringify(events)],
+        [runId, generation ?? null, last.seq, JSON.stringify(events), this.db.leaseTtlMs],
       ),
     );
     if (rows.length === 0) throw new RunLeaseLostError(runId, generation ?? 0);

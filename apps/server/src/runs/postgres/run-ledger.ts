@@ -1,7 +1,7 @@
 import { ApiError } from "../../errors/index.js";
 import type { RunRecord } from "../run-record.js";
 import type { IfBusy } from "../run-service.js";
-import { CHANNELS, type ClusterDb } from "./cluster-db.js";
+import { CHANNELS, type ClusterDb, type StatementRunner } from "./cluster-db.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 
 /** A run admitted to the table: queued until an instance claims it. */
@@ -178,11 +178,12 @@ export class RunLedger {
   }
 
   /**
-   * Renews the lease of every run this instance executes.
+   * Renews the lease of every run this instance executes (through `db`: a connection of
+   * its own, so renewals never wait behind the pool's work).
    * @returns the runs still ours, with any stop or abort asked for them
    */
-  async heartbeat(): Promise<HeartbeatReport> {
-    const { rows } = await this.db.pool.query<{ id: string; control: string | null }>(
+  async heartbeat(db: StatementRunner = this.db.pool): Promise<HeartbeatReport> {
+    const { rows } = await db.query<{ id: string; control: string | null }>(
       `UPDATE ${this.s}.runs SET heartbeat_at = now(),
          lease_expires = now() + $2 * interval '1 millisecond'
        WHERE owner = $1 AND status = 'running' RETURNING id, control`,

@@ -29,6 +29,20 @@ export class RunNotifier {
     await this.connect();
   }
 
+  /**
+   * Runs a statement on the dedicated connection, so it never queues behind the pool's work
+   * (lease renewals must not wait for event appends).
+   * @throws Error when the connection is down (the caller falls back to the pool)
+   */
+  async query<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    const client = this.client;
+    if (!client) throw new Error("the notification connection is down");
+    return client.query<R>(sql, params);
+  }
+
   /** Whether the listening connection is up. */
   get listening(): boolean {
     return this.client !== undefined;
