@@ -11,7 +11,8 @@ if (clusterUnavailable) {
 let c: ServerCluster;
 beforeAll(async () => {
   if (clusterUnavailable) return;
-  c = await ServerCluster.start({ instances: 3, fallback: answerByPrompt });
+  // Events are kept 1 s after their run ended, so the retention test needs no clock seam.
+  c = await ServerCluster.start({ instances: 3, fallback: answerByPrompt, eventRetentionMs: 1000 });
 }, 90_000);
 afterAll(async () => {
   await c?.close();
@@ -87,5 +88,49 @@ describe.skipIf(clusterUnavailable !== undefined)("three instances on one Postgr
       ).json()) as { messages: Array<{ role: string }> };
       expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     }
+  }, 60_000);
+
+  it("a cursor older than the retention gets one resync event (no id), then the end; a cursor at the end gets only the end", async () => {
+    const sessionId = await c.newSession(1);
+    const started = await c.startRun(1, sessionId, "stream 12");
+    const runId = started.body.runId as string;
+    const record = await c.waitForRun(2, runId);
+    const lastSeq = record.lastSeq as number;
+    expect(lastSeq).toBeGreaterThan(5);
+    // Wait (bounded) until an instance pruned the run's events.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const now = (await (await c.call(0, "GET", `/v1/runs/${runId}`)).json()) as {
+        eventsPrunedThrough?: number;
+      };
+      if (now.eventsPrunedThrough === lastSeq) break;
+      if (Date.now() > deadline) throw new Error("the run's events were not pruned in 15 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const cursor of ["0", "3", String(lastSeq - 1)]) {
+      const reading = await readSse(
+        await c.call(0, "GET", `/v1/runs/${runId}/events`, undefined, { "last-event-id": cursor }),
+      );
+      expect(reading.messages.map((m) => m.event)).toEqual(["resync", "end"]);
+      expect(reading.messages.every((m) => m.id === undefined)).toBe(true);
+      expect(JSON.parse(reading.messages[0]?.data ?? "{}")).toMatchObject({
+        run: { id: runId, status: "completed" },
+        missedFrom: Number(cursor) + 1,
+        missedThrough: lastSeq,
+      });
+    }
+    const atEnd = await readSse(
+      await c.call(2, "GET", `/v1/runs/${runId}/events`, undefined, {
+        "last-event-id": String(lastSeq),
+      }),
+    );
+    expect(atEnd.messages.map((m) => m.event)).toEqual(["end"]);
+    // The session itself is untouched by the events' retention.
+    const context = (await (
+      await c.call(2, "GET", `/v1/sessions/${sessionId}/context`)
+    ).json()) as {
+      messages: Array<{ role: string }>;
+    };
+    expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   }, 60_000);
 });
