@@ -2,6 +2,7 @@ import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
 import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import type { ServerLimits } from "./config/limits.js";
+import type { ServerExtensions } from "./extensions/server-extensions.js";
 import type { RunControl } from "./runs/run-control.js";
 import type { RunEventLog } from "./runs/run-event-log.js";
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   /** The agents clients may name, and how their targets become models. */
   agents: ReadonlyMap<string, AgentDefinition>;
   models: AgentHostOptions["models"];
+  /** The agents' extensions (their commands); none when absent. */
+  extensions?: ServerExtensions | undefined;
   limits: ServerLimits;
   /** The admin key; admin routes answer 401 without one. */
   adminKey?: string | undefined;

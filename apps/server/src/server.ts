@@ -53,7 +53,12 @@ export async function startServer(
     : serverConfigFileSchema.parse({});
   const home = resolveHome(options.home ?? config.home);
   const database = options.database ?? config.database;
-  const { agents, providers } = await loadServerAgents(config, options.configPath, context.env);
+  const { agents, providers, extensions } = await loadServerAgents(
+    config,
+    options.configPath,
+    context.env,
+  );
+  extensions.report = context.print;
   const adminKey = context.env.ARBOR_ADMIN_KEY?.trim() || undefined;
   if (adminKey !== undefined && adminKey.length < 16) {
     throw new ServerConfigError("ARBOR_ADMIN_KEY", "ARBOR_ADMIN_KEY", "use at least 16 characters");
@@ -104,6 +109,7 @@ export async function startServer(
       agents,
       models: providers,
       maxPromptChars: config.limits.promptChars,
+      extensions,
     });
   }
   const app = createApp({
@@ -117,6 +123,7 @@ export async function startServer(
     limits: config.limits,
     adminKey,
     corsOrigins: config.cors?.origins,
+    extensions,
     ...(cluster ? { ready: cluster.ready } : {}),
     reportError,
   });

@@ -1,5 +1,6 @@
 import { PROVIDER_APIS } from "@arbor/orchestration";
 import { z } from "zod";
+import { serverExtensionSettingsSchema } from "../extensions/extension-settings.js";
 import { clusterSettingsSchema } from "./cluster-settings.js";
 import { serverLimitsSchema } from "./limits.js";
 
@@ -45,6 +46,8 @@ export const serverConfigFileSchema = z.strictObject({
   limits: serverLimitsSchema.default(serverLimitsSchema.parse({})),
   /** How instances sharing the database cooperate (leases, polling, shutdown, retention). */
   cluster: clusterSettingsSchema.default(clusterSettingsSchema.parse({})),
+  /** How the agents' extensions run: UI request and handler timeouts. */
+  extensions: serverExtensionSettingsSchema.default(serverExtensionSettingsSchema.parse({})),
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors: z.strictObject({ origins: z.array(z.string().min(1)).min(1) }).optional(),
 });

@@ -1,3 +1,4 @@
+import type { UiAnswer } from "../extensions/ui-answer.js";
 import type { RunRecord } from "./run-record.js";
 import type { StartRunRequest } from "./run-service.js";
 
@@ -20,6 +21,8 @@ export interface RunControl {
   stop(runId: string, tenantId: string): Promise<RunRecord>;
   /** Ends a run at once (partial answer kept); a queued one is cancelled. */
   abort(runId: string, tenantId: string): Promise<RunRecord>;
+  /** Answers a UI request of a run's extension (404, 409 or 400 when it cannot be). */
+  answerUi?(runId: string, requestId: string, answer: UiAnswer, tenantId: string): Promise<void>;
   /** Stops taking runs and ends the running ones. */
   close(): Promise<void>;
 }

@@ -4,6 +4,9 @@ import type { ImagePart } from "@arbor/providers";
 import { SessionLockedError, type SessionStore } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
 import { ApiError, toApiError } from "../errors/index.js";
+import { driveRun, type RunExtensions } from "../extensions/run-extensions.js";
+import type { ServerExtensions } from "../extensions/server-extensions.js";
+import type { UiAnswer } from "../extensions/ui-answer.js";
 import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
@@ -19,6 +22,8 @@ export interface StartRunRequest {
   prompt: string;
   images?: readonly ImagePart[];
   ifBusy: IfBusy;
+  /** An extension command to run instead of the prompt; text it returns is sent as the prompt. */
+  command?: { name: string; args: string };
 }
 
 /** What a {@link RunService} works with. */
@@ -32,6 +37,8 @@ export interface RunServiceOptions {
   maxPromptChars?: number;
   /** Clock seam. */
   now?: () => Date;
+  /** The agents' extensions: each run loads its agent's, with a UI answered over HTTP. */
+  extensions?: ServerExtensions;
   /**
    * How long opening a run's session is retried while another writer holds it (a run of an
    * instance that died, whose session lease has not expired yet). Default 0: no retry.
@@ -267,9 +274,29 @@ export class RunService implements RunControl {
     if (this.cancelQueued(execution, "stopped before it started"))
       return structuredClone(execution.record);
     execution.stopAsked = true;
+    this.options.extensions?.cancel(runId);
     // stop() needs the agent; a run still opening takes the flag when its prompt starts.
     if (execution.run) this.hostOf(execution)?.stop();
     return structuredClone(execution.record);
+  }
+
+  /**
+   * Answers a UI request an extension of the run made (`ctx.ui.select/confirm/input`).
+   * @throws ApiError 404 for a run the tenant does not have or a request the run never made,
+   *   409 for a request already answered, timed out or cancelled, 400 for an answer of the
+   *   wrong kind or an option not offered
+   */
+  async answerUi(
+    runId: string,
+    requestId: string,
+    answer: UiAnswer,
+    tenantId: string,
+  ): Promise<void> {
+    await this.get(runId, tenantId);
+    if (!this.options.extensions) {
+      throw new ApiError(404, "ui_request_not_found", `no UI request "${requestId}" in this run`);
+    }
+    this.options.extensions.answer(runId, requestId, answer);
   }
 
   /** Ends a run at once (its partial answer is kept, marked aborted); a queued one is cancelled. */
@@ -323,6 +350,7 @@ export class RunService implements RunControl {
       this.abortRun(execution);
     } else {
       execution.stopAsked = true;
+      this.options.extensions?.cancel(runId);
       if (execution.run) this.hostOf(execution)?.stop();
     }
     return true;
@@ -365,6 +393,7 @@ export class RunService implements RunControl {
   }
 
   private abortRun(execution: Execution): void {
+    this.options.extensions?.cancel(execution.record.id);
     this.hostOf(execution)?.abort();
   }
 
@@ -424,8 +453,10 @@ export class RunService implements RunControl {
     };
     await log.updateRun(execution.record);
     let host: AgentHost | undefined;
+    let extensions: RunExtensions | undefined;
     try {
       const definition = this.options.agents.get(request.agent) as AgentDefinition;
+      extensions = await this.options.extensions?.openRun(execution.record.id, request.agent);
       host = await this.openHost(() =>
         AgentHost.open({
           store: this.options.store,
@@ -434,21 +465,32 @@ export class RunService implements RunControl {
           definition,
           models: this.options.models,
           agentOptions: { generateRunId: () => execution.record.id },
+          ...extensions?.hostOptions,
         }),
       );
       this.hosts.set(execution.record.id, host);
-      const run = host.prompt(request.prompt, request.images);
-      execution.run = run;
-      if (execution.abortAsked) host.abort();
-      else if (execution.stopAsked) host.stop();
-      await this.record(execution, run);
-      const result = await run.result;
+      const opened = host;
+      const run = await driveRun(opened, request, extensions, {
+        record: (events) => this.record(execution, events),
+        started: (run) => {
+          execution.run = run;
+          if (execution.abortAsked) opened.abort();
+          else if (execution.stopAsked) opened.stop();
+        },
+      });
+      const result = await run?.result;
       execution.record = {
         ...execution.record,
-        // A run the server cut while shutting down was interrupted, not aborted by a client.
-        status: this.closing && !result.success ? "interrupted" : statusOf(result),
+        // A run the server cut while shutting down was interrupted, not aborted by a client;
+        // a command that asked for no prompt completed without a result.
+        status:
+          result === undefined
+            ? "completed"
+            : this.closing && !result.success
+              ? "interrupted"
+              : statusOf(result),
         endedAt: this.now().toISOString(),
-        result,
+        ...(result ? { result } : {}),
       };
     } catch (error) {
       // A write refused (the log lost the run's lease): the run must not go on unrecorded.
@@ -463,6 +505,7 @@ export class RunService implements RunControl {
     } finally {
       this.hosts.delete(execution.record.id);
       await host?.close().catch(() => undefined);
+      if (extensions) this.options.extensions?.closeRun(execution.record.id);
     }
     await log.updateRun(execution.record);
   }
@@ -481,7 +524,7 @@ export class RunService implements RunControl {
   }
 
   /** Copies the run's events to the log as they come; appends batch while one is written. */
-  private async record(execution: Execution, run: AgentRun): Promise<void> {
+  private async record(execution: Execution, events: AsyncIterable<AgentEvent>): Promise<void> {
     const log = this.options.log;
     let pending: AgentEvent[] = [];
     let writing: Promise<void> | undefined;
@@ -503,7 +546,7 @@ export class RunService implements RunControl {
         writing = undefined;
       }
     };
-    for await (const event of run.events) {
+    for await (const event of events) {
       if (failure) break;
       pending.push(event);
       writing ??= flush();
