@@ -83,6 +83,17 @@ describe("UI requests over SSE (permission-gate example, real sockets)", () => {
     ]);
     const [result] = toolResults(reading);
     expect(answerText(reading)).toBe("tool said: ran: rm -rf build");
+    // The tool's progress is an event too, before its result.
+    expect(dataOf(reading, "tool_update")).toEqual([
+      expect.objectContaining({
+        toolName: "bash",
+        extensionName: "fake-shell.ts",
+        content: [{ type: "text", text: "starting rm -rf build" }],
+        details: { step: 1 },
+      }),
+    ]);
+    const order = reading.messages.map((m) => m.event);
+    expect(order.indexOf("tool_update")).toBeLessThan(order.indexOf("tool_result"));
     expect(result?.isError).toBe(false);
     expect(run.status).toBe("completed");
     // The server's events share the run's sequence: ids stay 1, 2, 3, …

@@ -58,6 +58,17 @@ export const commandEndEventSchema = z.object({
   status: z.enum(["done", "prompt"]),
 });
 
+/** An extension tool's progress (`ctx.onUpdate`) while it runs; never sent to the model. */
+export const toolUpdateEventSchema = z.object({
+  type: z.literal("tool_update"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  extensionName: z.string(),
+  /** What the tool has so far: text and image blocks. */
+  content: z.array(z.looseObject({ type: z.string() })),
+  details: z.unknown().optional(),
+});
+
 /** An extension command moved the agent to another session (`newSession`, `fork`). */
 export const sessionSwitchedEventSchema = z.object({
   type: z.literal("session_switched"),
@@ -71,6 +82,7 @@ export const extensionRunEventSchema = z.discriminatedUnion("type", [
   uiNotifyEventSchema,
   extensionErrorEventSchema,
   commandEndEventSchema,
+  toolUpdateEventSchema,
   sessionSwitchedEventSchema,
 ]);
 

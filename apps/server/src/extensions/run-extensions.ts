@@ -52,6 +52,16 @@ export class RunExtensions {
     const stopFollowing = host.onSessionChange((session) =>
       this.channel.push({ type: "session_switched", sessionId: session.id }),
     );
+    const stopUpdates = host.onToolUpdate((update) =>
+      this.channel.push({
+        type: "tool_update",
+        toolCallId: update.toolCallId,
+        toolName: update.toolName,
+        extensionName: update.extensionName,
+        content: update.content,
+        ...(update.details !== undefined ? { details: update.details } : {}),
+      }),
+    );
     try {
       const run = work.command
         ? await this.runCommand(host, work.command)
@@ -63,6 +73,7 @@ export class RunExtensions {
       return run;
     } finally {
       stopFollowing();
+      stopUpdates();
       this.ui.cancelAll();
       this.channel.end();
       await recording;

@@ -10,6 +10,9 @@ export default function fakeShell(arbor: ExtensionAPI): void {
     name: "bash",
     description: "Runs a shell command (a fake: it only echoes the command)",
     parameters: z.object({ command: z.string() }),
-    execute: async ({ command }) => ({ content: `ran: ${command}` }),
+    execute: async ({ command }, ctx) => {
+      ctx.onUpdate({ content: `starting ${command}`, details: { step: 1 } });
+      return { content: `ran: ${command}` };
+    },
   });
 }
