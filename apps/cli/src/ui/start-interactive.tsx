@@ -1,4 +1,5 @@
 import { guardExtensionFailures } from "@arbor/extensions-api";
+import { recordInterruptedChildren } from "@arbor/orchestration";
 import { listSessions } from "@arbor/session-store";
 import type { AgentRun } from "@arbor/turn-runner";
 import { render } from "ink";
@@ -155,6 +156,11 @@ export async function startInteractive(context: CliContext): Promise<number> {
   recordApprovalsIn(gate, host);
   // Asked before anything is stored: a new session is not one resumed.
   const resumed = host.session.getEntries().length > 0;
+  // Child runs the session recorded as running had their process killed: recorded as
+  // interrupted (in their own sessions too), so /tree does not show them running forever.
+  const interrupted = resumed
+    ? await recordInterruptedChildren(host.session, { store }).catch(() => [])
+    : [];
   // The agent file is remembered in the session, so -c / -r / -s resume on it.
   if (agentFile) await rememberAgentFile(host.session, agentFile.file);
   const agentTree =
@@ -190,6 +196,12 @@ export async function startInteractive(context: CliContext): Promise<number> {
   for (const problem of projectContext.problems) controller.notify(`Skipped ${problem}`, "warning");
   reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${host.session.location}`);
+  if (interrupted.length > 0) {
+    controller.notify(
+      `${interrupted.length} child run(s) of an agent file stopped with arbor; recorded as interrupted.`,
+      "warning",
+    );
+  }
   if (agentFile) {
     const from = agentFile.remembered ? " (the agent file this session ran on)" : "";
     controller.notify(`Each prompt runs the agent file ${agentFile.file}${from}.`);

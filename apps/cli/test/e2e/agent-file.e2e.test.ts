@@ -31,6 +31,10 @@ const TECH_ANSWER = "1. Retry the upload. 2. Raise your proxy timeout.";
 const LOG_ANSWER = "The proxy closed the connection after 30 s.";
 const FINAL_ANSWER = "Sorry! 1. Retry the upload. 2. Raise your proxy timeout.";
 
+/** When set, the log reader answers slowly (a run to stop or kill mid-way). */
+let slowLogReader = false;
+const SLOW_TEXT = "reading the logs ".repeat(300);
+
 function supportDesk(body: Record<string, unknown>): ScriptedResponseInput {
   const system = systemPrompt(body);
   if (system.includes("front desk")) {
@@ -41,7 +45,11 @@ function supportDesk(body: Record<string, unknown>): ScriptedResponseInput {
       ? TECH_ANSWER
       : call("agent__log-reader", { error: "ECONNRESET" });
   }
-  if (system.includes("error message")) return LOG_ANSWER;
+  if (system.includes("error message")) {
+    return slowLogReader
+      ? { blocks: [{ type: "text", text: SLOW_TEXT }], chunkSize: 8, delayMs: 40 }
+      : LOG_ANSWER;
+  }
   if (system.includes("friendly")) return FINAL_ANSWER;
   return "unexpected agent";
 }
@@ -58,6 +66,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(async () => {
+  slowLogReader = false;
   sandbox = await createSandbox();
   await sandbox.writeConfig(JSON.stringify({ autoTitle: false }));
   await cp(join(examples, "support-desk"), join(sandbox.project, "agents"), { recursive: true });
@@ -83,6 +92,29 @@ async function quit(terminal: TmuxTerminal): Promise<number> {
   await terminal.waitFor("Press Ctrl+C again to quit.");
   terminal.press("C-c");
   return terminal.exitCode();
+}
+
+/** The stored `arbor.orchestration.child` records of a session file, in order. */
+async function childRecords(file: string): Promise<{ agentPath: string; outcome: string }[]> {
+  const lines = (await readFile(file, "utf8")).trim().split("\n");
+  return lines
+    .map(
+      (line) =>
+        JSON.parse(line) as { customType?: string; data?: { agentPath: string; outcome: string } },
+    )
+    .filter((entry) => entry.customType === "arbor.orchestration.child")
+    .map((entry) => ({
+      agentPath: entry.data?.agentPath ?? "",
+      outcome: entry.data?.outcome ?? "",
+    }));
+}
+
+/** The root session's file: the one that is nobody's child. */
+async function rootFile(): Promise<string> {
+  for (const file of await sandbox.sessionFiles()) {
+    if (!(await readFile(file, "utf8")).includes('"arbor.orchestration.ancestry"')) return file;
+  }
+  throw new Error("no root session");
 }
 
 /** The session file whose ancestry names `agentPath` (a child of the run). */
@@ -174,6 +206,58 @@ describe("arbor --agent in a real terminal", () => {
     terminal.press("Enter");
     await terminal.waitFor(FINAL_ANSWER, 20_000);
     expect(await quit(terminal)).toBe(0);
+  });
+
+  it("SIGTERM during a sub-agent call stops every agent: each child's outcome is stored as aborted (exit 143)", async () => {
+    slowLogReader = true;
+    const terminal = startArbor(["--agent", "agents/front-desk.md"]);
+    await terminal.waitFor("/help for commands");
+    terminal.type("My upload fails with ECONNRESET");
+    terminal.press("Enter");
+    await terminal.waitFor("⚙ sub-agent front-desk:tech:log-reader … running", 20_000);
+    terminal.signalApp("SIGTERM");
+    expect(await terminal.exitCode(20_000)).toBe(143);
+    expect(await childRecords(await rootFile())).toEqual([
+      { agentPath: "front-desk:tech", outcome: "running" },
+      { agentPath: "front-desk:tech", outcome: "aborted" },
+    ]);
+    const tech = await childRecords(await childFile("front-desk:tech"));
+    expect(tech.at(-1)).toEqual({ agentPath: "front-desk:tech:log-reader", outcome: "aborted" });
+  });
+
+  it("after a SIGKILL during a sub-agent call, arbor -c records the children as interrupted and shows it", async () => {
+    slowLogReader = true;
+    const first = startArbor(["--agent", "agents/front-desk.md"]);
+    await first.waitFor("/help for commands");
+    first.type("My upload fails with ECONNRESET");
+    first.press("Enter");
+    await first.waitFor("⚙ sub-agent front-desk:tech:log-reader … running", 20_000);
+    first.signalApp("SIGKILL");
+    await first.exitCode(20_000);
+    slowLogReader = false;
+
+    const terminal = startArbor(["-c"]);
+    const screen = await terminal.waitFor("/help for commands");
+    expect(screen).toMatch(/↪ routed to front-desk:tech ✗ interrupted/);
+    expect(screen).toContain("2 child run(s) of an agent file stopped with arbor");
+    terminal.type("/tree");
+    terminal.press("Enter");
+    await terminal.waitFor("Session tree");
+    terminal.type("routed");
+    await terminal.waitFor("search: routed");
+    terminal.press("Enter");
+    // The child's own sub-agent was recorded in the child's session too.
+    await terminal.waitFor("front-desk:tech:log-reader (subagent, interrupted)");
+    terminal.press("Escape");
+    await terminal.waitFor("Enter open the child session");
+    terminal.press("Escape");
+    await terminal.waitFor((s) => !s.includes("Session tree"));
+    expect(await quit(terminal)).toBe(0);
+    const tech = await childRecords(await childFile("front-desk:tech"));
+    expect(tech.at(-1)).toEqual({
+      agentPath: "front-desk:tech:log-reader",
+      outcome: "interrupted",
+    });
   });
 
   it.each([
