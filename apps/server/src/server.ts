@@ -86,6 +86,7 @@ export async function startServer(
         agents,
         models: providers,
         maxPromptChars: config.limits.promptChars,
+        extensions,
         report: reportError,
       }).catch(async (error) => {
         await pgStore.close();

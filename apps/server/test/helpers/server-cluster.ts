@@ -36,6 +36,8 @@ export interface ServerClusterOptions {
   eventRetentionMs?: number;
   /** Extra `limits:` lines. */
   limits?: string;
+  /** Extra agent entries (YAML lines under `agents:`). */
+  agents?: string;
   /** A PostgreSQL already running (otherwise one is started). */
   pg?: PgCluster;
 }
@@ -77,6 +79,7 @@ export class ServerCluster {
         "  - name: helper",
         "    models: [fake/fake-model]",
         "    systemPrompt: You help.",
+        options.agents ?? "",
         "limits:",
         "  keepAliveMs: 200",
         "  sseStreamsPerKey: 5000",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ImagePart } from "@arbor/providers";
 import { ApiError } from "../../errors/index.js";
+import type { UiAnswer } from "../../extensions/ui-answer.js";
 import type { RunControl } from "../run-control.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
 import { RunService, type RunServiceOptions, type StartRunRequest } from "../run-service.js";
@@ -8,6 +9,7 @@ import { CHANNELS, type ClusterDb } from "./cluster-db.js";
 import type { PostgresRunEventLog } from "./postgres-run-event-log.js";
 import { type ClaimedRun, RunLedger } from "./run-ledger.js";
 import { RunNotifier } from "./run-notifier.js";
+import { UiAnswerRelay } from "./ui-answer-relay.js";
 
 /** How a {@link ClusteredRunService} works with the cluster. */
 export interface ClusteredRunServiceOptions extends Omit<RunServiceOptions, "log" | "openRetryMs"> {
@@ -43,6 +45,9 @@ export class ClusteredRunService implements RunControl {
   private readonly local: RunService;
   private readonly ledger: RunLedger;
   private readonly notifier: RunNotifier;
+  private readonly answers: UiAnswerRelay;
+  /** Runs executing here, by id. */
+  private readonly mine = new Set<string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private claiming: Promise<void> | undefined;
   private claimAgain = false;
@@ -56,13 +61,16 @@ export class ClusteredRunService implements RunControl {
       openRetryMs: options.db.leaseTtlMs * 2,
     });
     this.ledger = new RunLedger(options.db);
+    this.answers = new UiAnswerRelay(options.db, 5_000);
     this.notifier = new RunNotifier({
       connectionString: options.connectionString,
       handlers: {
         [CHANNELS.runEvents]: (payload) => options.log.announce(payload.split(":")[0] ?? ""),
         [CHANNELS.runControl]: (payload) => {
-          const [runId, what] = payload.split(":");
+          const [runId, what, answerId] = payload.split(":");
           if (runId && (what === "stop" || what === "abort")) this.local.signal(runId, what);
+          if (runId && what === "answer" && this.mine.has(runId))
+            this.takeAnswers([runId], answerId).catch((error) => options.report?.(error));
         },
         [CHANNELS.runsQueued]: () => this.kick(),
       },
@@ -121,7 +129,11 @@ export class ClusteredRunService implements RunControl {
         createdAt: (this.options.now?.() ?? new Date()).toISOString(),
         lastSeq: 0,
       },
-      request: { prompt: request.prompt, ...(request.images ? { images: request.images } : {}) },
+      request: {
+        prompt: request.prompt,
+        ...(request.images ? { images: request.images } : {}),
+        ...(request.command ? { command: request.command } : {}),
+      },
       ifBusy: request.ifBusy,
       claimHere: !this.closed && this.local.executing < this.options.maxRunsPerInstance,
     });
@@ -159,6 +171,23 @@ export class ClusteredRunService implements RunControl {
   /** {@inheritDoc RunControl.activeRunOf} */
   activeRunOf(sessionId: string, tenantId: string): Promise<string | undefined> {
     return this.ledger.activeRunOf(sessionId, tenantId);
+  }
+
+  /**
+   * {@inheritDoc RunControl.answerUi}
+   * An answer for a run executing on another instance is relayed to it; the client gets
+   * that instance's verdict.
+   */
+  async answerUi(
+    runId: string,
+    requestId: string,
+    answer: UiAnswer,
+    tenantId: string,
+  ): Promise<void> {
+    const record = await this.get(runId, tenantId);
+    if (record.status !== "running" || this.mine.has(runId))
+      return this.local.answerUi(runId, requestId, answer, tenantId);
+    await this.answers.relay(runId, requestId, answer);
   }
 
   /** {@inheritDoc RunControl.stop} */
@@ -227,17 +256,20 @@ export class ClusteredRunService implements RunControl {
 
   private execute({ record, request, generation }: ClaimedRun): void {
     this.options.log.hold(record.id, generation);
+    this.mine.add(record.id);
     const ended = this.local.adopt(record, {
       tenantId: record.tenantId,
       sessionId: record.sessionId,
       agent: record.agent,
       prompt: request.prompt,
       ...(request.images ? { images: request.images as ImagePart[] } : {}),
+      ...(request.command ? { command: request.command } : {}),
       ifBusy: "reject",
     });
     ended
       .catch(() => undefined)
       .finally(() => {
+        this.mine.delete(record.id);
         this.options.log.release(record.id);
         this.kick();
       });
@@ -251,6 +283,26 @@ export class ClusteredRunService implements RunControl {
     for (const [runId, control] of held) {
       if (control === "stop" || control === "abort") this.local.signal(runId, control);
     }
+    // The backstop of relayed answers whose notification was lost.
+    await this.takeAnswers([...held.keys()]);
+  }
+
+  /** Delivers the relayed answers of runs executing here to their extensions. */
+  private takeAnswers(runIds: string[], onlyId?: string): Promise<void> {
+    const extensions = this.options.extensions;
+    return this.answers.take(
+      runIds.filter((id) => this.mine.has(id)),
+      (runId, requestId, answer) => {
+        if (!extensions)
+          throw new ApiError(
+            404,
+            "ui_request_not_found",
+            `no UI request "${requestId}" in this run`,
+          );
+        extensions.answer(runId, requestId, answer);
+      },
+      onlyId,
+    );
   }
 
   /** The backstop: expired leases, watched runs, queued runs, and retention. */

@@ -5,6 +5,7 @@ import type { PostgresSessionStore } from "@arbor/session-store-postgres";
 import pg from "pg";
 import { PostgresApiKeyStore } from "../../auth/postgres-api-key-store.js";
 import type { ClusterSettings } from "../../config/cluster-settings.js";
+import type { ServerExtensions } from "../../extensions/server-extensions.js";
 import { ClusteredRunService } from "./clustered-run-service.js";
 import { PostgresRunEventLog } from "./postgres-run-event-log.js";
 import { applyServerMigrations } from "./server-migrations.js";
@@ -32,6 +33,7 @@ export async function openCluster(options: {
   agents: ReadonlyMap<string, AgentDefinition>;
   models: AgentHostOptions["models"];
   maxPromptChars: number;
+  extensions?: ServerExtensions;
   report: (error: unknown) => void;
 }): Promise<ClusterParts> {
   const { settings, store } = options;
@@ -54,6 +56,7 @@ export async function openCluster(options: {
       agents: options.agents,
       models: options.models,
       maxPromptChars: options.maxPromptChars,
+      ...(options.extensions ? { extensions: options.extensions } : {}),
       pollMs: settings.pollMs,
       shutdownGraceMs: settings.shutdownGraceMs,
       eventRetentionMs: settings.eventRetentionMs,

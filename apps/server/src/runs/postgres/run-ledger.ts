@@ -8,16 +8,23 @@ import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 export interface AdmitRequest {
   record: RunRecord;
   /** What to run; stored so that any instance can execute it. */
-  request: { prompt: string; images?: readonly unknown[] };
+  request: StoredRunRequest;
   ifBusy: IfBusy;
   /** Whether this instance takes the run at once when the session is free. */
   claimHere: boolean;
 }
 
+/** What a run executes, as the `runs` table keeps it. */
+export interface StoredRunRequest {
+  prompt: string;
+  images?: readonly unknown[];
+  command?: { name: string; args: string };
+}
+
 /** A run this instance claimed: its record, what to run and the generation fencing it. */
 export interface ClaimedRun {
   record: RunRecord;
-  request: { prompt: string; images?: unknown[] };
+  request: StoredRunRequest;
   generation: number;
 }
 

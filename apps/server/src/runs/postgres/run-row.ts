@@ -7,7 +7,7 @@ export interface RunRow {
   tenant_id: string;
   agent: string;
   status: RunStatus;
-  request: { prompt: string; images?: unknown[] };
+  request: { prompt: string; images?: unknown[]; command?: { name: string; args: string } };
   created_at: Date;
   started_at: Date | null;
   ended_at: Date | null;

@@ -73,6 +73,23 @@ export const SERVER_MIGRATIONS: readonly ServerMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "answers to extension UI requests, for the executing instance",
+    sql: (s) => `
+      -- An answer received by any instance (up to 10,000 characters: more than a NOTIFY
+      -- payload carries), taken by the instance executing the run, which writes the outcome.
+      CREATE TABLE ${s}.run_ui_answers (
+        id bigserial PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+        request_id text NOT NULL,
+        answer jsonb NOT NULL,
+        outcome jsonb,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX run_ui_answers_pending ON ${s}.run_ui_answers (run_id) WHERE outcome IS NULL;
+    `,
+  },
 ];
 
 /** A fixed advisory lock key ("arbor-sv" as bytes), apart from the session store's. */
