@@ -185,6 +185,7 @@ export async function startServer(
         await log.close();
         await cluster?.close();
         await store.close();
+        extensions.close();
       })();
       return closing;
     },

@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
-import type { ExtensionErrorEvent } from "@arbor/extensions-api";
+import {
+  type ExtensionErrorEvent,
+  guardExtensionFailures,
+  type ProcessFailureSource,
+} from "@arbor/extensions-api";
 import type { AgentDefinition } from "@arbor/orchestration";
 import { ApiError } from "../errors/index.js";
 import {
@@ -24,6 +28,12 @@ export interface ServerExtensionsOptions {
   report?: (line: string) => void;
   /** Clock seam for UI request expiry. */
   now?: () => number;
+  /**
+   * The process whose stray failures (a rejection nobody handles, a throwing timer) are
+   * attributed to the extension that caused them and reported, instead of ending the
+   * server; the current process by default. Guarded only when an agent has extensions.
+   */
+  process?: ProcessFailureSource;
 }
 
 /** A new UI request id: URL-safe and not guessable. */
@@ -43,6 +53,7 @@ export class ServerExtensions {
     private readonly catalogues: ReadonlyMap<string, AgentExtensionCatalogue>,
     private readonly where: Pick<AgentExtensionSource, "base" | "settings">,
     private readonly options: ServerExtensionsOptions,
+    private readonly unguard: () => void,
   ) {}
 
   /**
@@ -54,12 +65,25 @@ export class ServerExtensions {
     where: AgentExtensionSource,
     options: ServerExtensionsOptions = {},
   ): Promise<ServerExtensions> {
+    const any = [...agents.values()].some((definition) => definition.extensions?.length);
+    // Installed before the first import: a module's top level can leave a stray failure too.
+    const unguard = any ? guardExtensionFailures(options.process ?? process) : () => undefined;
     const catalogues = new Map<string, AgentExtensionCatalogue>();
-    for (const [name, definition] of agents) {
-      if (!definition.extensions?.length) continue;
-      catalogues.set(name, await checkAgentExtensions(name, definition, where));
+    try {
+      for (const [name, definition] of agents) {
+        if (!definition.extensions?.length) continue;
+        catalogues.set(name, await checkAgentExtensions(name, definition, where));
+      }
+    } catch (error) {
+      unguard();
+      throw error;
     }
-    return new ServerExtensions(catalogues, where, options);
+    return new ServerExtensions(catalogues, where, options, unguard);
+  }
+
+  /** Stops guarding the process (the server closed). */
+  close(): void {
+    this.unguard();
   }
 
   /** Where reports go; the server sets it once it can print. */
