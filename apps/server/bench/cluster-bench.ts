@@ -92,6 +92,10 @@ try {
   const stored = Number(rows[0]?.events) - storedBefore;
   const perRun = (k: string) => ((after[k] as number) - (before[k] as number)) / RUNS;
 
+  const size = await db.query<{ bytes: string; rows: string }>(
+    "SELECT pg_total_relation_size('arbor.run_events') AS bytes, (SELECT count(*) FROM arbor.run_events) AS rows",
+  );
+  const bytesPerEvent = Number(size.rows[0]?.bytes) / Number(size.rows[0]?.rows);
   const ms = (n: number) => `${n.toFixed(2)} ms`;
   console.log(
     `\narbor-server cluster bench: 3 instances, one PostgreSQL (fsync off), fake OpenAI server, loopback; load ${(await import("node:os")).loadavg()[0]?.toFixed(1)}\n`,
@@ -112,6 +116,9 @@ try {
   );
   console.log(
     `| database work per run (${DELTAS} deltas): commits / rows inserted / rows updated | ${perRun("xact_commit").toFixed(1)} / ${perRun("tup_inserted").toFixed(1)} / ${perRun("tup_updated").toFixed(1)} |`,
+  );
+  console.log(
+    `| run_events on disk per event (table + primary key, text deltas) | ${Math.round(bytesPerEvent)} bytes |`,
   );
   console.log(
     `| sessions created + runs, wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`,
