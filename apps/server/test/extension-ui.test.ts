@@ -11,8 +11,8 @@ import { idsOf, type SseMessage } from "./helpers/sse-client.js";
 
 let s: ExtensionServer;
 beforeAll(async () => {
-  // Unanswered requests time out after 1.5 s here.
-  s = await startExtensionServer("extensions:\n  uiTimeoutMs: 1500");
+  // A client has a minute to answer here (the timeout test starts a server of its own).
+  s = await startExtensionServer("extensions:\n  uiTimeoutMs: 60000");
 });
 afterAll(() => s.close());
 
@@ -74,10 +74,10 @@ describe("UI requests over SSE (permission-gate example, real sockets)", () => {
       options: ["Allow once", "Allow for this session", "Deny"],
     });
     expect(request?.requestId).toMatch(/^ui_[0-9a-f]{24}$/);
-    // The expiry is the server's cap (1.5 s), shorter than the gate's own 120 s.
+    // The expiry is the server's cap (60 s), shorter than the gate's own 120 s.
     const expiresAt = Date.parse(request?.expiresAt as string);
-    expect(expiresAt).toBeGreaterThan(started);
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 1500);
+    expect(expiresAt).toBeGreaterThan(started + 50_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 60_000);
     expect(dataOf(reading, "ui_resolved")).toEqual([
       expect.objectContaining({ requestId: request?.requestId, outcome: "answered" }),
     ]);
@@ -123,6 +123,18 @@ describe("UI requests over SSE (permission-gate example, real sockets)", () => {
   });
 
   it("with no answer the request times out to no answer, the command is denied, and a late answer gets 409", async () => {
+    const shared = s;
+    // Unanswered requests time out after 1 s on this server.
+    s = await startExtensionServer("extensions:\n  uiTimeoutMs: 1000");
+    try {
+      await timesOut();
+    } finally {
+      await s.close();
+      s = shared;
+    }
+  });
+
+  async function timesOut() {
     const { reading, runId } = await runAnswering("rm notes.txt", undefined);
     const [request] = dataOf(reading, "ui_request");
     expect(dataOf(reading, "ui_resolved")).toEqual([
@@ -138,7 +150,7 @@ describe("UI requests over SSE (permission-gate example, real sockets)", () => {
     });
     expect(late.status).toBe(409);
     expect(((await json(late)).error as { code: string }).code).toBe("ui_request_closed");
-  });
+  }
 
   it("refuses hostile answers without settling the request, then takes a good one", async () => {
     const outcomes: Record<string, [number, string | undefined]> = {};
