@@ -74,6 +74,8 @@ export class ClaudeCodeConverter {
     const entry = this.builder.raw(lineNumber, text, reason, this.lastTime, torn);
     (entry as { parentId: string | null }).parentId = parentId;
     this.extendChain(parentId, entry.id);
+    // A torn last line is still being written.
+    if (torn && !this.builder.isOpen()) this.builder.open(entry.id);
   }
 
   private addAssistant(
@@ -147,6 +149,9 @@ export class ClaudeCodeConverter {
     );
     if (model) this.modelOf.set(entry.id, model);
     if (message.id) this.assistants.set(message.id, entry as AssistantEntry);
+    // Later lines of this API message (after its tools' results too) merge into it; a new
+    // message closes the one before.
+    this.builder.open(entry.id);
   }
 
   private addUser(
@@ -165,6 +170,7 @@ export class ClaudeCodeConverter {
         kept.importedFrom.merged = [{ line: from.line, ...(from.id ? { id: from.id } : {}) }];
         if (line.uuid) this.idOf.set(line.uuid, compaction.id);
         this.builder.report.merged++;
+        this.builder.close();
         return;
       }
     }
@@ -194,6 +200,8 @@ export class ClaudeCodeConverter {
       if (other.length > 0) parts.push({ role: "user", content: other, timestamp: ms });
       if (parts.length === 0) parts.push({ role: "user", content: [], timestamp: ms });
     }
+    // A prompt (anything but tool results) closes the answer before it.
+    if (parts.some((p) => p.role !== "toolResult")) this.builder.close();
     const attachedTo = this.parentOf(line);
     let parentId = attachedTo;
     parts.forEach((message, i) => {
@@ -216,7 +224,7 @@ export class ClaudeCodeConverter {
     const logical = line.logicalParentUuid ?? line.parentUuid;
     const parentId = logical ? this.tip(this.idOf.get(logical) ?? this.builder.lastId()) : null;
     const meta = (line.compactMetadata ?? {}) as Record<string, unknown>;
-    this.addEntry(
+    const compaction = this.addEntry(
       line,
       from,
       {
@@ -228,6 +236,8 @@ export class ClaudeCodeConverter {
       },
       parentId,
     );
+    // Its summary comes on the next line.
+    this.builder.open(compaction.id);
   }
 
   /** Adds an entry for a source line under `parentId` (default: the line's own parent). */

@@ -136,6 +136,10 @@ export async function readClaudeCodeFile(
       },
       entries,
       report,
+      // Until a line gives a time, the untimed lines take the epoch, to become the start
+      // once one does: they are all still open.
+      openEntries:
+        firstTime === undefined ? entries.length : conversation.converter.builder.openEntries(),
     };
   };
   if (main.converter.builder.entries.length > 0) {

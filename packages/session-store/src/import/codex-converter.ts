@@ -77,6 +77,7 @@ export class CodexConverter {
         this.toolNames.set(item.call_id, "local_shell");
       this.assistant([assistantBlock(item)], from, timestamp, idSuffix);
     } else if (item.type === "message" && item.role === "user") {
+      this.builder.close();
       this.add(
         { type: "message", message: { role: "user", content: messageBlocks(item), timestamp: ms } },
         line,
@@ -193,7 +194,9 @@ export class CodexConverter {
   /** Keeps a line no reader understands as a raw custom entry. */
   raw(line: number, reason: string, timestamp = this.lastTime, torn = false): void {
     this.open = undefined;
-    this.builder.raw(line, this.currentText, reason, timestamp, torn);
+    const entry = this.builder.raw(line, this.currentText, reason, timestamp, torn);
+    // A torn last line is still being written.
+    if (torn && !this.builder.isOpen()) this.builder.open(entry.id);
   }
 
   private assistant(
@@ -230,6 +233,8 @@ export class CodexConverter {
     ) as OpenEntry;
     this.open = entry;
     this.lastAssistant = entry;
+    // Its turn's next items merge into it, and its token count comes later.
+    this.builder.open(entry.id);
   }
 
   private add(

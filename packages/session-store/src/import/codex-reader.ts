@@ -128,6 +128,7 @@ export async function readCodexFile(
     },
     entries: converter.builder.entries,
     report,
+    openEntries: converter.builder.openEntries(),
   };
 }
 

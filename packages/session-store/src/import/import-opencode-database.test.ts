@@ -84,8 +84,9 @@ describe("importSessions on opencode's database", () => {
   it("imports again without a change, and appends the messages the database gained", async () => {
     const { data, db } = await dataFolder();
     const target = store();
-    await importSessions(data, { store: target });
-    const again = await importSessions(data, { store: target });
+    // The database was written a moment ago: settleMs 0 takes it as complete all the same.
+    await importSessions(data, { store: target, settleMs: 0 });
+    const again = await importSessions(data, { store: target, settleMs: 0 });
     expect(again.sessions.map((s) => s.status)).toEqual(["unchanged", "unchanged"]);
 
     insertMessage(db, "msg_a007", "ses_5f0a1b2c3ffeABCDEF123456", 1759400090000, {
@@ -97,7 +98,7 @@ describe("importSessions on opencode's database", () => {
       text: "And now?",
     });
     await saveDatabase(db, join(data, "opencode.db"));
-    const grown = await importSessions(data, { store: target });
+    const grown = await importSessions(data, { store: target, settleMs: 0 });
     expect(grown.sessions.map((s) => [s.status, s.added])).toEqual([
       ["updated", 1],
       ["unchanged", 0],

@@ -16,6 +16,9 @@ import { findOpencodeStorage, readOpencodeStorage } from "./opencode-reader.js";
 import { isSqliteFile } from "./sqlite-file.js";
 import { importIntoStore, type StoreImportResult } from "./store-import.js";
 
+/** How long a source must be unchanged before its open entries are stored, by default. */
+const DEFAULT_SETTLE_MS = 60_000;
+
 /** One session imported (or, with `dryRun`, that would be). */
 export interface ImportedSessionResult extends StoreImportResult {
   tool: ImportSource;
@@ -64,6 +67,16 @@ export interface ImportSessionsOptions {
   maxDatabaseBytes?: number;
   /** Loads sql.js for opencode's database; the installed package by default. */
   loadSqlJs?: ReadOpencodeDatabaseOptions["loadSqlJs"];
+  /**
+   * A source changed less than this long ago (ms) is taken as still being written: the
+   * entries at its end that its next lines may still change (an answer written over several
+   * lines, one opencode has not completed) are held back until they are complete or the
+   * source has been quiet this long, so following a live log appends instead of rewriting.
+   * Default 60 s; 0 stores everything at once.
+   */
+  settleMs?: number;
+  /** The clock `settleMs` is measured on (a seam for tests). Default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -126,8 +139,9 @@ export async function importSessions(
         "opencode sessions are imported from its data folder, its opencode.db database or its storage folder",
       );
     }
-    const logs = await readFile(path, from);
-    for (const log of logs) await store(log, summary, options);
+    const logs = await readFile(path, from, options.maxLineBytes);
+    const live = await isLive([path], options);
+    for (const log of logs) await store(log, summary, options, live);
     options.onProgress?.({ done: 1, total: 1, path });
     return summary;
   }
@@ -135,7 +149,8 @@ export async function importSessions(
   for (const [i, file] of files.entries()) {
     try {
       const logs = await readFile(file, from, options.maxLineBytes);
-      for (const log of logs) await store(log, summary, options);
+      const live = await isLive([file], options);
+      for (const log of logs) await store(log, summary, options, live);
     } catch (error) {
       // One file's failure (even an unexpected one, such as a session too large for one
       // string) is reported with its reason and never stops the others.
@@ -165,10 +180,24 @@ async function importDatabase(
       total = count;
     },
   });
+  // opencode writes recent changes to the write-ahead log beside the database first.
+  const live = await isLive([path, `${path}-wal`], options);
   for await (const log of sessions) {
-    await store(log, summary, options);
+    await store(log, summary, options, live);
     options.onProgress?.({ done: ++done, total, path });
   }
+}
+
+/** Whether one of the files changed less than `settleMs` ago: the source is being written. */
+async function isLive(paths: string[], options: ImportSessionsOptions): Promise<boolean> {
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  if (settleMs <= 0) return false;
+  const now = (options.now ?? Date.now)();
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (info && now - info.mtimeMs < settleMs) return true;
+  }
+  return false;
 }
 
 async function readFile(
@@ -191,8 +220,10 @@ async function store(
   log: ImportedLog,
   summary: ImportSummary,
   options: ImportSessionsOptions,
+  live = false,
 ): Promise<void> {
   const result = await importIntoStore(options.store, log, {
+    ...(live ? { holdBackOpen: true } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
   });

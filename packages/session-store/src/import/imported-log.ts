@@ -69,6 +69,14 @@ export interface ImportedLog {
   header: SessionHeader & { importedFrom: ImportProvenance };
   entries: SessionEntry[];
   report: ImportReport;
+  /**
+   * How many entries at the end the source may still change if it is still being written:
+   * an answer whose later parts may follow on more lines (Claude Code, Codex), an answer
+   * opencode has not completed, a compaction waiting for its summary, a torn last line.
+   * Following a live log holds them back until they are complete, so that storing what
+   * the source gained stays an append. Zero or absent when nothing is open.
+   */
+  openEntries?: number;
 }
 
 /** An empty report. */

@@ -22,6 +22,33 @@ export class ImportedLogBuilder {
   readonly entries: SessionEntry[] = [];
   readonly report: ImportReport = emptyReport();
   private readonly byId = new Map<string, SessionEntry>();
+  /** The first entry that later source lines may still change, if any. */
+  private openFrom: string | undefined;
+
+  /**
+   * Marks `id` and every entry after it as open: later lines of the source may still
+   * change them (the rest of a message written over several lines, a summary to come).
+   */
+  open(id: string): void {
+    this.openFrom = id;
+  }
+
+  /** Marks everything added so far as settled: no later line changes it. */
+  close(): void {
+    this.openFrom = undefined;
+  }
+
+  /** Whether some entry is open. */
+  isOpen(): boolean {
+    return this.openFrom !== undefined;
+  }
+
+  /** How many entries at the end are open (see {@link open}). */
+  openEntries(): number {
+    if (this.openFrom === undefined) return 0;
+    const index = this.entries.findLastIndex((e) => e.id === this.openFrom);
+    return index < 0 ? 0 : this.entries.length - index;
+  }
 
   /** The entry with this id, if one was added. */
   get(id: string): SessionEntry | undefined {
@@ -37,7 +64,8 @@ export class ImportedLogBuilder {
   add(fields: EntryFields, from: EntryProvenance): SessionEntry {
     let id = fields.id;
     for (let n = 2; this.byId.has(id); n++) id = `${fields.id}~${n}`;
-    const entry = { ...fields, id, importedFrom: from } as SessionEntry;
+    // A copy: a later line merged into one entry must not show in another made from the same line.
+    const entry = { ...fields, id, importedFrom: { ...from } } as SessionEntry;
     this.entries.push(entry);
     this.byId.set(id, entry);
     this.report.entries++;

@@ -23,7 +23,10 @@ export const opencodeMessageSchema = z.looseObject({
   id: z.string().min(1),
   sessionID: z.string().optional(),
   role: z.string(),
-  time: z.looseObject({ created: z.number().optional() }).optional(),
+  /** `completed` is set once opencode has finished an assistant message. */
+  time: z
+    .looseObject({ created: z.number().optional(), completed: z.number().optional() })
+    .optional(),
   modelID: z.string().optional(),
   providerID: z.string().optional(),
   model: z

@@ -33,11 +33,17 @@ export function opencodeImportedLog(options: {
   );
   const converter = new OpencodeConverter(builder);
   for (const { info, parts, source } of messages) {
+    const first = builder.entries.length;
     converter.message(
       info,
       [...parts].sort((a, b) => a.id.localeCompare(b.id)),
       source,
     );
+    // An answer opencode has not completed still gains parts.
+    const added = builder.entries[first];
+    if (info.role === "assistant" && info.time?.completed === undefined && added)
+      builder.open(added.id);
+    else builder.close();
   }
   return {
     header: {
@@ -59,6 +65,7 @@ export function opencodeImportedLog(options: {
     },
     entries: builder.entries,
     report: builder.report,
+    openEntries: builder.openEntries(),
   };
 }
 

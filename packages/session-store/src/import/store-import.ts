@@ -26,6 +26,8 @@ export interface StoreImportResult {
   added: number;
   /** Why a diverged session was left as it was. */
   reason?: string;
+  /** Entries at the end of the source not stored yet, being still open (see `holdBackOpen`). */
+  heldBack?: number;
 }
 
 /** Options of {@link importIntoStore}. */
@@ -33,6 +35,12 @@ export interface StoreImportOptions {
   tenant?: string;
   /** Work out what would happen, write nothing. */
   dryRun?: boolean;
+  /**
+   * Leave out the entries at the end the source may still change (`openEntries`: the rest
+   * of an answer still being written), to store them once they are complete. Following a
+   * live log this way appends each time instead of rewriting the session.
+   */
+  holdBackOpen?: boolean;
 }
 
 export { importedLogText } from "./stored-rewrite.js";
@@ -51,8 +59,21 @@ export { importedLogText } from "./stored-rewrite.js";
  */
 export async function importIntoStore(
   store: SessionStore,
-  log: ImportedLog,
+  source: ImportedLog,
   options: StoreImportOptions = {},
+): Promise<StoreImportResult> {
+  const heldBack = options.holdBackOpen
+    ? Math.min(source.openEntries ?? 0, source.entries.length)
+    : 0;
+  const log = heldBack > 0 ? { ...source, entries: source.entries.slice(0, -heldBack) } : source;
+  const result = await importSettled(store, log, options);
+  return heldBack > 0 ? { ...result, heldBack } : result;
+}
+
+async function importSettled(
+  store: SessionStore,
+  log: ImportedLog,
+  options: StoreImportOptions,
 ): Promise<StoreImportResult> {
   const id = log.header.id;
   const tenant = options.tenant;
