@@ -136,7 +136,9 @@ its older storage folder. A file or a whole folder, with a progress bar. Each
 session keeps its tree (branches, sidechains as child sessions, compactions, tool calls
 and results, model changes) and records where it came from. Lines no reader understands
 are kept as raw entries and counted. Importing again changes nothing; a source that grew
-adds what it gained; a session you continued in Arbor is never overwritten.
+adds what it gained; a session you continued in Arbor is never overwritten. In a file
+changed in the last minute, an answer still being written is held back (the summary says
+so) and stored by a later import, so following a live log only ever appends.
 The summary lists the sessions, their entries and raw lines, and the skipped files with
 the reason. --dry-run reads and reports, and writes nothing.
 `,

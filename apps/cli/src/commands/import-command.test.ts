@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -92,6 +92,10 @@ async function claudeProject(dir: string): Promise<void> {
     }),
   );
   await writeFile(join(dir, "broken.jsonl"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]));
+  // A session that ended an hour ago: nothing in it is still being written.
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  await utimes(join(dir, `${SESSION}.jsonl`), hourAgo, hourAgo);
+  await utimes(join(dir, SESSION, "subagents", "agent-abc.jsonl"), hourAgo, hourAgo);
 }
 
 async function codexRollout(dir: string): Promise<void> {

@@ -44,6 +44,12 @@ export function formatImportSummary(summary: ImportSummary, dryRun: boolean): st
   const count = (status: string) => summary.sessions.filter((s) => s.status === status).length;
   const entries = summary.sessions.reduce((n, s) => n + s.report.entries, 0);
   const raw = summary.sessions.reduce((n, s) => n + s.report.raw, 0);
+  const heldBack = summary.sessions.reduce((n, s) => n + (s.heldBack ?? 0), 0);
+  if (heldBack > 0) {
+    parts.push(
+      `${heldBack} entries held back: answers still being written (their files changed in the last minute); import again once they are complete to store them`,
+    );
+  }
   parts.push(
     `${summary.sessions.length} sessions (${count("created")} new, ${count("updated")} updated, ${count("unchanged")} unchanged, ${count("diverged")} left as they were), ${entries} entries, ${raw} lines kept raw, ${summary.skipped.length} files skipped${dryRun ? "; dry run: nothing was written" : ""}`,
   );
