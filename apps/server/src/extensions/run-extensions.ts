@@ -49,6 +49,8 @@ export class RunExtensions {
    */
   async drive(host: AgentHost, work: RunWork, hooks: RunHooks): Promise<AgentRun | undefined> {
     const recording = hooks.record(this.channel.events());
+    // Awaited below; observed now, so a failed write is never an unhandled rejection meanwhile.
+    recording.catch(() => undefined);
     const stopFollowing = host.onSessionChange((session) =>
       this.channel.push({ type: "session_switched", sessionId: session.id }),
     );
