@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastUserText } from "./helpers/answers.js";
@@ -19,6 +20,13 @@ beforeAll(async () => {
     fallback: clusterAnswers(),
     leaseTtlMs: LEASE_MS,
     shutdownGraceMs: 1500,
+    agents: [
+      "  - name: tooler",
+      "    models: [fake/fake-model]",
+      "    systemPrompt: You use tools.",
+      "    extensions:",
+      `      - ${fileURLToPath(new URL("./__fixtures__/cluster/slow-tool.ts", import.meta.url))}`,
+    ].join("\n"),
   });
 }, 90_000);
 afterAll(async () => {
@@ -62,9 +70,14 @@ async function watch(i: number, runId: string, until: (r: SseReading) => boolean
 const ended = (r: SseReading) => r.messages.some((m) => m.event === "end");
 
 /** Kills the executing instance at `when` and checks what the survivors show. */
-async function killMidRun(prompt: string, when: (r: SseReading) => boolean): Promise<void> {
+async function killMidRun(
+  prompt: string,
+  when: (r: SseReading) => boolean,
+  agent = "helper",
+): Promise<void> {
   const sessionId = await c.newSession(0);
-  const started = await c.startRun(0, sessionId, prompt);
+  const res = await c.call(0, "POST", `/v1/sessions/${sessionId}/runs`, { agent, prompt });
+  const started = { status: res.status, body: (await res.json()) as Record<string, string> };
   expect(started.status).toBe(202);
   const runId = started.body.runId as string;
   const victim = await executingInstance(runId);
@@ -126,6 +139,65 @@ describe.skipIf(clusterUnavailable !== undefined)("instances that die or stop", 
   it("SIGKILL of the executing instance during a provider backoff", async () => {
     const prompt = "backoff killed-in-backoff";
     await killMidRun(prompt, () => callsFor(prompt) > 0);
+  }, 60_000);
+
+  it("SIGKILL of the executing instance while a tool runs", async () => {
+    // The model asked for the tool (its message is stored); the tool is waiting when killed.
+    await killMidRun(
+      "tool wait 60000 killed-mid-tool",
+      (r) => r.messages.some((m) => m.event === "message_end"),
+      "tooler",
+    );
+  }, 60_000);
+
+  it("an instance that stalls past its lease is fenced: it writes nothing more and stops the run", async () => {
+    const sessionId = await c.newSession(1);
+    const started = await c.startRun(1, sessionId, "slow 400 stalls");
+    const runId = started.body.runId as string;
+    const stalled = await executingInstance(runId);
+    const survivor = (stalled + 1) % 3;
+    await watch(survivor, runId, (r) => r.messages.some((m) => m.event === "text_delta"));
+    const live = watch(survivor, runId, ended);
+    const pid = c.instances[stalled]?.child.pid as number;
+    process.kill(pid, "SIGSTOP");
+    let reading: SseReading;
+    try {
+      reading = await live;
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    expect(JSON.parse(reading.messages.at(-1)?.data ?? "{}")).toMatchObject({
+      status: "interrupted",
+    });
+    const db = new pg.Client({ connectionString: c.pg.connectionString });
+    await db.connect();
+    try {
+      const count = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              "SELECT count(*) AS n FROM arbor.run_events WHERE run_id = $1",
+              [runId],
+            )
+          ).rows[0]?.n,
+        );
+      const atInterruption = await count();
+      // Woken up, the stalled instance keeps streaming into its buffers for a moment: none of
+      // it may land, and the run must stay interrupted.
+      await new Promise((r) => setTimeout(r, LEASE_MS));
+      expect(await count()).toBe(atInterruption);
+      expect((await c.waitForRun(survivor, runId)).status).toBe("interrupted");
+      expect(idsOf(reading)).toEqual(idsOf(reading).map((_, i) => i + 1));
+      expect(idsOf(reading).length).toBe(atInterruption);
+    } finally {
+      await db.end();
+    }
+    // The session takes a new run on a survivor (the stalled writer's session lease is gone too).
+    const again = await c.startRun(survivor, sessionId, "stream 3 after the stall");
+    expect(again.status).toBe(202);
+    expect((await c.waitForRun(survivor, again.body.runId as string, 30_000)).status).toBe(
+      "completed",
+    );
   }, 60_000);
 
   it("SIGTERM: a short run finishes within the grace, a long one is interrupted and its watchers told", async () => {

@@ -3,7 +3,8 @@ import { answerByPrompt, lastUserText } from "./answers.js";
 
 /**
  * {@link answerByPrompt}, plus `backoff`: a 429 asking for a long wait, so the run sits in
- * the provider backoff (a later call of the same prompt answers normally).
+ * the provider backoff (a later call of the same prompt answers normally); and
+ * `tool wait <ms>`: a call of the `wait` tool, answered once the tool's result comes back.
  */
 export function clusterAnswers(): (body: Record<string, unknown>) => ScriptedResponseInput {
   const seen = new Set<string>();
@@ -13,6 +14,16 @@ export function clusterAnswers(): (body: Record<string, unknown>) => ScriptedRes
       seen.add(prompt);
       return { error: { kind: "rate_limit", retryAfterMs: 30_000, afterDeltas: 0 } };
     }
+    const messages = (Array.isArray(body.messages) ? body.messages : []) as Array<{
+      role?: string;
+    }>;
+    const wait = /tool wait (\d+)/.exec(prompt);
+    if (wait && messages.at(-1)?.role !== "tool") {
+      return {
+        blocks: [{ type: "toolCall", name: "wait", arguments: { ms: Number(wait[1]) } }],
+      };
+    }
+    if (messages.at(-1)?.role === "tool") return "the tool is done";
     return answerByPrompt(body);
   };
 }

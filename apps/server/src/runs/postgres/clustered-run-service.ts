@@ -277,9 +277,16 @@ export class ClusteredRunService implements RunControl {
 
   /** Renews the leases; a run no longer ours is aborted here, asked controls are applied. */
   private async beat(): Promise<void> {
+    // Runs claimed before the renewal was sent: one of them missing from the answer lost its
+    // lease (this instance stalled or lost the database past the TTL and a survivor marked it
+    // interrupted). It is stopped here; its writes are already refused by the generation fence.
+    const before = [...this.mine];
     const { held } = await this.ledger
       .heartbeat(this.notifier)
       .catch(() => this.ledger.heartbeat());
+    for (const runId of before) {
+      if (!held.has(runId) && this.mine.has(runId)) this.local.signal(runId, "abort");
+    }
     for (const [runId, control] of held) {
       if (control === "stop" || control === "abort") this.local.signal(runId, control);
     }
