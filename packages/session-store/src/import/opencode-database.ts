@@ -16,6 +16,7 @@ import {
   opencodeImportedLog,
 } from "./opencode-log.js";
 import { sqliteHeader } from "./sqlite-file.js";
+import { applyWal } from "./sqlite-wal.js";
 import { loadSqlJs, type SqlJsDatabase, type SqlJsLoader } from "./sqljs-loader.js";
 
 /*
@@ -118,7 +119,7 @@ async function readDatabaseFile(path: string, maxBytes: number): Promise<Uint8Ar
       `the database is ${mebibytes(info.size)}, over the ${mebibytes(maxBytes)} read at once (the whole file is held in memory); raise maxDatabaseBytes to read it`,
     );
   }
-  const bytes = await readFile(path).catch((error: unknown) => {
+  const bytes: Uint8Array = await readFile(path).catch((error: unknown) => {
     throw new SessionImportError(path, "unreadable", describeIoError(error), { cause: error });
   });
   const header = sqliteHeader(bytes);
@@ -137,7 +138,34 @@ async function readDatabaseFile(path: string, maxBytes: number): Promise<Uint8Ar
       `the database is truncated: its header says ${expected} bytes, the file has ${bytes.length}`,
     );
   }
-  return bytes;
+  return withWriteAheadLog(path, bytes, header.pageSize, maxBytes - info.size);
+}
+
+/**
+ * The database with the transactions opencode has committed to its write-ahead log
+ * (`opencode.db-wal`) but not yet copied into the database, as SQLite reads it.
+ */
+async function withWriteAheadLog(
+  path: string,
+  bytes: Uint8Array,
+  pageSize: number,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  const walPath = `${path}-wal`;
+  const info = await stat(walPath).catch(() => undefined);
+  if (!info?.isFile() || info.size === 0) return bytes;
+  if (info.size > maxBytes) {
+    throw new SessionImportError(
+      path,
+      "too_large",
+      `the database and its write-ahead log are ${mebibytes(bytes.length + info.size)}, over the ${mebibytes(bytes.length + maxBytes)} read at once (the whole file is held in memory); raise maxDatabaseBytes to read them`,
+    );
+  }
+  const wal = await readFile(walPath).catch((error: unknown) => {
+    throw new SessionImportError(walPath, "unreadable", describeIoError(error), { cause: error });
+  });
+  // A log that is not one of this database's pages is one SQLite would not read either.
+  return applyWal(bytes, wal, pageSize)?.bytes ?? bytes;
 }
 
 function checkTables(path: string, db: SqlJsDatabase): void {
