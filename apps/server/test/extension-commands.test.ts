@@ -12,7 +12,7 @@ import { idsOf } from "./helpers/sse-client.js";
 let s: ExtensionServer;
 beforeAll(async () => {
   s = await startExtensionServer();
-});
+}, 30_000);
 afterAll(() => s.close());
 
 async function command(sessionId: string, name: string, body: Record<string, unknown>) {
@@ -24,7 +24,7 @@ async function entries(sessionId: string): Promise<Record<string, unknown>[]> {
   return (await json(res)).entries as Record<string, unknown>[];
 }
 
-describe("extension commands", () => {
+describe("extension commands", { timeout: 30_000 }, () => {
   it("lists the commands of an agent's extensions, none for an agent without, 404 for an unknown agent", async () => {
     const res = await s.call("GET", "/v1/agents/planner/commands");
     expect(res.status).toBe(200);

@@ -38,7 +38,7 @@ async function problem(text: string): Promise<ServerConfigError> {
 const agentWith = (paths: string[]) =>
   `${base}agents:\n  - name: ext\n    models: [openai]\n    extensions:\n${paths.map((p) => `      - ${p}`).join("\n")}\n`;
 
-describe("extensions at start-up", () => {
+describe("extensions at start-up", { timeout: 30_000 }, () => {
   it("a missing, broken or misbehaving extension stops the start, naming agent, field and reason", async () => {
     await mkdir(join(dir, "a-folder"));
     const cases: Array<[string[], RegExp, RegExp]> = [

@@ -13,7 +13,7 @@ let s: ExtensionServer;
 beforeAll(async () => {
   // A client has a minute to answer here (the timeout test starts a server of its own).
   s = await startExtensionServer("extensions:\n  uiTimeoutMs: 60000");
-});
+}, 30_000);
 afterAll(() => s.close());
 
 async function startGatedRun(command: string): Promise<{ sessionId: string; runId: string }> {
@@ -56,7 +56,9 @@ function answerText(reading: Awaited<ReturnType<typeof follow>>): string {
     .join("");
 }
 
-describe("UI requests over SSE (permission-gate example, real sockets)", () => {
+describe("UI requests over SSE (permission-gate example, real sockets)", {
+  timeout: 30_000,
+}, () => {
   it("asks with a ui_request event, and an Allow answer lets the tool run", async () => {
     const started = Date.now();
     const { reading, run, runId } = await runAnswering("rm -rf build", async (id, requestId) => {
