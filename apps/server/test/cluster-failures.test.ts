@@ -70,6 +70,9 @@ async function watch(i: number, runId: string, until: (r: SseReading) => boolean
 const ended = (r: SseReading) => r.messages.some((m) => m.event === "end");
 
 /** Kills the executing instance at `when` and checks what the survivors show. */
+/** How many killed runs had a partial answer kept (the mid-stream case must have one). */
+let keptAnswers = 0;
+
 async function killMidRun(
   prompt: string,
   when: (r: SseReading) => boolean,
@@ -118,6 +121,29 @@ async function checkKill(
     await c.call(other, "GET", `/v1/sessions/${sessionId}/context`)
   ).json()) as { messages: Array<{ role: string }> };
   expect(context.messages[0]?.role).toBe("user");
+  // What the clients saw of the answer being streamed is kept as an aborted message.
+  let lastEnd = -1;
+  for (const [i, m] of reading.messages.entries()) if (m.event === "message_end") lastEnd = i;
+  const seen = reading.messages
+    .slice(lastEnd + 1)
+    .filter((m) => m.event === "text_delta")
+    .map((m) => (JSON.parse(m.data ?? "{}") as { delta: string }).delta)
+    .join("");
+  const entries = (await (
+    await c.call(survivor, "GET", `/v1/sessions/${sessionId}/entries?limit=100`)
+  ).json()) as {
+    entries: Array<{
+      type: string;
+      message?: { role: string; stopReason?: string; content: unknown };
+    }>;
+  };
+  const aborted = entries.entries.filter((e) => e.message?.stopReason === "aborted");
+  if (seen === "") expect(aborted).toEqual([]);
+  else {
+    keptAnswers++;
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]?.message?.content).toEqual([{ type: "text", text: seen }]);
+  }
   const again = await c.startRun(other, sessionId, "stream 3 the-next-run");
   expect(again.status).toBe(202);
   expect(await c.waitForRun(survivor, again.body.runId as string, 30_000)).toMatchObject({
@@ -134,6 +160,7 @@ describe.skipIf(clusterUnavailable !== undefined)("instances that die or stop", 
     await killMidRun("slow 400 killed-mid-stream", (r) =>
       r.messages.some((m) => m.event === "text_delta"),
     );
+    expect(keptAnswers).toBe(1);
   }, 60_000);
 
   it("SIGKILL of the executing instance during a provider backoff", async () => {

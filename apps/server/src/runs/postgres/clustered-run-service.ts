@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ImagePart } from "@arbor/providers";
+import { type AgentMessage, SessionLockedError } from "@arbor/session-store";
+import type { AgentEvent } from "@arbor/turn-runner";
 import { ApiError } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
 import type { RunControl } from "../run-control.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
 import { RunService, type RunServiceOptions, type StartRunRequest } from "../run-service.js";
 import { CHANNELS, type ClusterDb } from "./cluster-db.js";
+import { interruptedAnswer } from "./interrupted-answer.js";
 import type { PostgresRunEventLog } from "./postgres-run-event-log.js";
 import { type ClaimedRun, RunLedger } from "./run-ledger.js";
 import { RunNotifier } from "./run-notifier.js";
@@ -53,6 +56,8 @@ export class ClusteredRunService implements RunControl {
   private claimAgain = false;
   private closed = false;
   private lastPrune = 0;
+  /** Runs of dead instances being ended here. */
+  private readonly burials = new Set<Promise<void>>();
 
   private constructor(private readonly options: ClusteredRunServiceOptions) {
     this.local = new RunService({
@@ -225,6 +230,7 @@ export class ClusteredRunService implements RunControl {
     this.local.stopAdmitting();
     await this.claiming;
     await this.local.close({ graceMs: this.options.shutdownGraceMs });
+    await Promise.all([...this.burials]);
     for (const timer of this.timers) clearInterval(timer);
     await this.notifier.close();
   }
@@ -294,6 +300,54 @@ export class ClusteredRunService implements RunControl {
     await this.takeAnswers([...held.keys()]);
   }
 
+  /**
+   * Ends a run whose instance died: the answer it was streaming goes to the session as an
+   * aborted message (what its clients already saw), then the run is marked interrupted.
+   * While this runs the run still holds its session, so no new run slips in between.
+   */
+  private async bury({ record, generation }: ClaimedRun): Promise<void> {
+    try {
+      const events: AgentEvent[] = [];
+      for (;;) {
+        const page = await this.options.log.readEvents(record.id, events.at(-1)?.seq ?? 0, 1000);
+        events.push(...page);
+        if (page.length < 1000) break;
+      }
+      const message = interruptedAnswer(
+        events,
+        this.options.agents.get(record.agent),
+        this.options.models,
+        Date.now(),
+      );
+      if (message) await this.appendToSession(record, message);
+    } catch (error) {
+      // The partial answer is a courtesy; the run must end whatever happens to it.
+      this.options.report?.(error);
+    }
+    await this.ledger.interrupt(record.id, generation);
+  }
+
+  /** Appends a message to a run's session, waiting (bounded) for a dead writer's lease. */
+  private async appendToSession(record: RunRecord, message: AgentMessage): Promise<void> {
+    const until = Date.now() + this.options.db.leaseTtlMs * 2;
+    for (;;) {
+      try {
+        const session = await this.options.store.open(record.sessionId, {
+          tenant: record.tenantId,
+        });
+        try {
+          await session.appendMessage(message);
+        } finally {
+          await session.close();
+        }
+        return;
+      } catch (error) {
+        if (!SessionLockedError.isInstance(error) || Date.now() >= until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
   /** Delivers the relayed answers of runs executing here to their extensions. */
   private takeAnswers(runIds: string[], onlyId?: string): Promise<void> {
     const extensions = this.options.extensions;
@@ -314,7 +368,10 @@ export class ClusteredRunService implements RunControl {
 
   /** The backstop: expired leases, watched runs, queued runs, and retention. */
   private async tick(): Promise<void> {
-    await this.ledger.reap();
+    for (const dead of await this.ledger.takeExpired()) {
+      const burial = this.bury(dead).finally(() => this.burials.delete(burial));
+      this.burials.add(burial);
+    }
     await this.options.log.poll();
     this.kick();
     const now = Date.now();

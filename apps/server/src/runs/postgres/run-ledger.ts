@@ -200,23 +200,45 @@ export class RunLedger {
   }
 
   /**
-   * Marks `interrupted` every running run whose lease expired (its instance died or lost the
-   * database), and tells watchers and claimers. Such a run is never executed again.
-   * @returns the ids of the runs interrupted
+   * Takes over every running run whose lease expired (its instance died or lost the
+   * database): a new generation owned by this instance, so the dead one's writes are refused
+   * and no other survivor takes it too. The caller keeps what can be kept, then ends it
+   * with {@link RunLedger.interrupt}. Such a run is never executed again.
    */
-  async reap(): Promise<string[]> {
-    const { rows } = await this.db.pool.query<{ id: string }>(
+  async takeExpired(): Promise<ClaimedRun[]> {
+    const { rows } = await this.db.pool.query<RunRow>(
+      `UPDATE ${this.s}.runs SET owner = $1, generation = generation + 1,
+         heartbeat_at = now(), lease_expires = now() + $2 * interval '1 millisecond'
+       WHERE status = 'running' AND lease_expires < now()
+       RETURNING ${RUN_COLUMNS}`,
+      [this.db.instanceId, this.db.leaseTtlMs],
+    );
+    return rows.map((row) => ({
+      record: recordOfRow(row),
+      request: row.request,
+      generation: Number(row.generation),
+    }));
+  }
+
+  /**
+   * Marks a run taken over by {@link RunLedger.takeExpired} `interrupted` (fenced by the
+   * generation taken), and tells watchers and claimers.
+   * @returns false when the run was no longer ours
+   */
+  async interrupt(runId: string, generation: number): Promise<boolean> {
+    const { rows } = await this.db.pool.query(
       `WITH dead AS (
          UPDATE ${this.s}.runs SET status = 'interrupted', ended_at = now(), owner = NULL,
            lease_expires = NULL,
            error = jsonb_build_object('code', 'interrupted', 'message',
              'the instance running this run stopped before it ended (its lease expired)')
-         WHERE status = 'running' AND lease_expires < now()
+         WHERE id = $1 AND generation = $2 AND status = 'running'
          RETURNING id, session_id, last_seq)
        SELECT id, pg_notify('${CHANNELS.runEvents}', id || ':' || last_seq),
          pg_notify('${CHANNELS.runsQueued}', session_id) FROM dead`,
+      [runId, generation],
     );
-    return rows.map((row) => row.id);
+    return rows.length > 0;
   }
 
   /**
