@@ -151,6 +151,43 @@ describe("following a live log one line at a time", () => {
     expect(store.rewrites).toBe(0);
   });
 
+  it("never takes an answer stored while the file was quiet for one continued in Arbor", async () => {
+    const path = join(dir, "quiet-then-live.jsonl");
+    const base = { sessionId: "s-quiet", cwd: "/w", timestamp: "2026-01-01T10:00:00.000Z" };
+    const lines = [
+      {
+        ...base,
+        type: "user",
+        uuid: "u1",
+        parentUuid: null,
+        message: { role: "user", content: "hi" },
+      },
+      {
+        ...base,
+        type: "assistant",
+        uuid: "a1",
+        parentUuid: "u1",
+        message: {
+          id: "msg_1",
+          role: "assistant",
+          model: "claude-x",
+          content: [{ type: "text", text: "Hello." }],
+        },
+      },
+    ];
+    await writeFile(path, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    const store = new CountingStore();
+    const quiet = await importSessions(path, { store, now: () => Date.now() + 120_000 });
+    expect(quiet.sessions[0]).toMatchObject({ status: "created", added: 2 });
+    // A bookkeeping line arrives: the answer is still open, the file live again.
+    const progress = { ...base, type: "progress", uuid: "p1", parentUuid: "a1", data: {} };
+    await appendFile(path, `${JSON.stringify(progress)}\n`);
+    const live = await importSessions(path, { store, ...LIVE });
+    expect(live.sessions[0]).toMatchObject({ status: "updated", added: 1 });
+    expect(live.sessions[0]?.heldBack).toBeUndefined();
+    expect(store.rewrites).toBe(0);
+  });
+
   it("keeps each entry's own provenance: a line merged into an answer is not listed on its model change", async () => {
     const [log] = await readClaudeCodeFile(
       importFixture("generated", "claude-code-every-line.jsonl"),

@@ -62,23 +62,31 @@ export async function importIntoStore(
   source: ImportedLog,
   options: StoreImportOptions = {},
 ): Promise<StoreImportResult> {
-  const heldBack = options.holdBackOpen
-    ? Math.min(source.openEntries ?? 0, source.entries.length)
-    : 0;
+  const id = source.header.id;
+  const tenant = options.tenant;
+  const stored = await storedEntries(store, id, tenant);
+  const open = options.holdBackOpen ? Math.min(source.openEntries ?? 0, source.entries.length) : 0;
+  // Open entries an earlier import stored (the source was quiet then) are not held back
+  // again: the stored session keeps what it has, and gains what follows as usual.
+  const openIds = new Set(source.entries.slice(source.entries.length - open).map((e) => e.id));
+  const heldBack = open > 0 && !stored?.some((e) => openIds.has(e.id)) ? open : 0;
   const log = heldBack > 0 ? { ...source, entries: source.entries.slice(0, -heldBack) } : source;
-  const result = await importSettled(store, log, options);
+  const result =
+    stored === undefined
+      ? await create(store, log, options)
+      : await update(store, log, stored, options);
   return heldBack > 0 ? { ...result, heldBack } : result;
 }
 
-async function importSettled(
+/** Brings a stored session up to the source's entries, or says why not. */
+async function update(
   store: SessionStore,
   log: ImportedLog,
+  stored: readonly SessionEntry[],
   options: StoreImportOptions,
 ): Promise<StoreImportResult> {
   const id = log.header.id;
   const tenant = options.tenant;
-  const stored = await storedEntries(store, id, tenant);
-  if (stored === undefined) return create(store, log, options);
   const kept = stored.filter((e) => e.type !== "leaf");
   const diverged = divergence(kept, log);
   if (diverged) {
