@@ -16,11 +16,15 @@ import { inputReady } from "./ink-input.test-util.js";
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 const ESC = "\u001B";
 
-const node = (name: string, agents: AgentNode[] = []): AgentNode => ({
+const node = (
+  name: string,
+  agents: AgentNode[] = [],
+  destinations: AgentNode[] = [],
+): AgentNode => ({
   definition: defineAgent({ name, models: [{ provider: name }] }),
   file: "<inline>",
   advisors: [],
-  destinations: [],
+  destinations,
   handoff: undefined,
   agents,
 });
@@ -29,7 +33,10 @@ const callReader: ScriptedResponseInput = {
   blocks: [{ type: "toolCall", id: "c1", name: "agent__reader", arguments: { prompt: "look" } }],
 };
 
-async function openApp(scripts: Record<string, ScriptedResponseInput[]>) {
+async function openApp(
+  scripts: Record<string, ScriptedResponseInput[]>,
+  tree: AgentNode = node("desk", [node("reader")]),
+) {
   const models = new Map<string, Model>(
     Object.entries(scripts).map(([name, responses]) => [name, new ScriptedModel({ responses })]),
   );
@@ -39,7 +46,6 @@ async function openApp(scripts: Record<string, ScriptedResponseInput[]>) {
     return model;
   };
   const store = new LendingSessionStore(new MemorySessionStore());
-  const tree = node("desk", [node("reader")]);
   const host = await AgentHost.open({
     store,
     create: { cwd: "/project" },
@@ -98,6 +104,35 @@ describe("the interactive app on an agent file", () => {
     const entries = host.session.getEntries();
     expect(entries.some((entry) => entry.type === "custom")).toBe(true);
     expect(host.session.getBranch().at(-1)?.type).toBe("message");
+  });
+
+  it("shows a destination's answer under its row when the transcript is read back from the session", async () => {
+    const routeToTech: ScriptedResponseInput = {
+      blocks: [
+        { type: "toolCall", id: "r1", name: "router__handoff-to", arguments: { agent: "tech" } },
+      ],
+    };
+    const { frame, type, controller } = await openApp(
+      { desk: [routeToTech], tech: ["Restart the proxy."] },
+      node("desk", [], [node("tech")]),
+    );
+    await type("it fails");
+    await vi.waitFor(() => expect(frame()).toContain("Restart the proxy."), { timeout: 10_000 });
+    expect(frame()).toContain("Answered by desk:tech.");
+    // The router's hand-off call is done once the destination starts, not left running.
+    expect(frame()).toContain("⚙ router__handoff-to ✓");
+    // The root session holds the router's turn and the child's row; the answer is the child's.
+    controller.reload();
+    const rows = controller.getState().items.filter((item) => item.kind !== "notice");
+    expect(rows.map((item) => item.kind)).toEqual(["user", "assistant", "child"]);
+    expect(JSON.stringify(rows)).not.toContain("Restart the proxy.");
+    // Read back, the transcript has no notices of the run; the answer comes from the child.
+    await vi.waitFor(() => expect(frame()).not.toContain("Answered by"));
+    await vi.waitFor(() =>
+      expect(frame()).toMatch(
+        /↪ routed to desk:tech ✓ succeeded[^\n]*\n\s*desk:tech ›\s*\n\s*Restart the proxy\./,
+      ),
+    );
   });
 
   it("opens the sub-agent's session read-only from /tree and goes back with Esc", async () => {

@@ -8,6 +8,7 @@ import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
+import { childAnswers, withChildAnswers } from "./child-answers.js";
 import { type ChildSessionSnapshot, readChildSession } from "./child-session-snapshot.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
 import { applyOrchestrationEvent } from "./orchestration-items.js";
@@ -79,7 +80,7 @@ export class ChatController {
     // Runs extensions start (commands, events) stream into the transcript like the user's.
     this.host.onRun((run) => void this.follow(run));
     this.state = this.snapshot({
-      items: this.withPriceNotice(transcriptFromSession(this.host.session)),
+      items: this.withPriceNotice(this.stored(this.host.session)),
       running: false,
     });
   }
@@ -112,6 +113,23 @@ export class ChatController {
   /** How often each stream rule matched in this session, derived from the session. */
   get ruleHits(): ReadonlyMap<string, number> {
     return this.host.state().ruleHits;
+  }
+
+  /**
+   * The transcript of a session as stored. The answers of an agent file's destinations and
+   * handoffs live in their own sessions: they are read after, and shown under their rows.
+   */
+  private stored(session: Session): TranscriptItem[] {
+    const items = transcriptFromSession(session);
+    const open = this.options.openSession;
+    if (open && items.some((item) => item.kind === "child")) {
+      void childAnswers(items, open)
+        .then((answers) => {
+          if (answers.size > 0) this.update({ items: withChildAnswers(this.state.items, answers) });
+        })
+        .catch(() => undefined);
+    }
+    return items;
   }
 
   /** Subscribes to state changes (React's `useSyncExternalStore` contract). */
@@ -185,7 +203,7 @@ export class ChatController {
 
   /** Shows the stored transcript again (after the leaf moved or the session changed). */
   reload(): void {
-    this.update({ items: transcriptFromSession(this.host.session) });
+    this.update({ items: this.stored(this.host.session) });
   }
 
   /** Sends a prompt and streams the answer into the transcript; resolves when the run ends. */
@@ -290,17 +308,14 @@ export class ChatController {
       // The new message becomes a sibling of the unanswered one, then runs on the agent tree.
       const { text } = await this.host.editMessage(prompt.entryId);
       this.update({
-        items: [
-          ...transcriptFromSession(this.host.session),
-          { kind: "user", id: nextItemId("u"), text },
-        ],
+        items: [...this.stored(this.host.session), { kind: "user", id: nextItemId("u"), text }],
         running: true,
       });
       await this.orchestrate(text);
       return;
     }
     const run = await retryUnansweredPrompt(this.host, prompt);
-    const items = transcriptFromSession(this.host.session);
+    const items = this.stored(this.host.session);
     this.update({
       items: [...items, { kind: "user", id: nextItemId("u"), text: prompt.text }],
       running: true,
@@ -345,7 +360,7 @@ export class ChatController {
     try {
       const outcome = await this.host.compact(instructions);
       if (outcome.status === "compacted") {
-        this.update({ items: transcriptFromSession(this.host.session) });
+        this.update({ items: this.stored(this.host.session) });
       } else if (outcome.status === "failed") {
         const reason =
           outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
@@ -398,7 +413,7 @@ export class ChatController {
   async switchSession(sessionId: string): Promise<void> {
     this.assertNoAgentRun("switch sessions");
     await this.host.switchSession({ sessionId });
-    this.update({ items: transcriptFromSession(this.host.session) });
+    this.update({ items: this.stored(this.host.session) });
   }
 
   /**
@@ -447,7 +462,7 @@ export class ChatController {
     this.assertNoAgentRun("fork");
     if (this.host.session.getLeafId() === null) return undefined;
     const forked = await this.host.fork();
-    this.update({ items: transcriptFromSession(forked) });
+    this.update({ items: this.stored(forked) });
     return forked;
   }
 

@@ -1,4 +1,4 @@
-import type { OrchestrationEvent } from "@arbor/orchestration";
+import { type OrchestrationEvent, ROUTER_TOOL_NAME } from "@arbor/orchestration";
 import type { AgentEvent } from "@arbor/turn-runner";
 import { withChildUpdate } from "./child-items.js";
 import { nextItemId, type TranscriptItem } from "./transcript.js";
@@ -15,8 +15,11 @@ export function applyOrchestrationEvent(
   event: OrchestrationEvent,
 ): readonly TranscriptItem[] {
   switch (event.type) {
-    case "child_start":
-      return withChildUpdate(items, { ...event, id: nextItemId("c"), outcome: "running" });
+    case "child_start": {
+      // A router's hand-off call gets no tool result event: its destination starting is one.
+      const settled = event.role === "destination" ? withRouterCallsDone(items) : items;
+      return withChildUpdate(settled, { ...event, id: nextItemId("c"), outcome: "running" });
+    }
     case "child_end":
       return withChildUpdate(items, { ...event, id: nextItemId("c") });
     case "orchestration_end":
@@ -30,4 +33,21 @@ export function applyOrchestrationEvent(
       return [...next.slice(0, -1), { ...last, agent: agentEvent.ancestry.agentPath }];
     }
   }
+}
+
+/** The transcript with every running `router__handoff-to` call marked done. */
+function withRouterCallsDone(items: readonly TranscriptItem[]): readonly TranscriptItem[] {
+  return items.map((item) =>
+    item.kind === "assistant" &&
+    item.tools.some((tool) => tool.name === ROUTER_TOOL_NAME && tool.status === "running")
+      ? {
+          ...item,
+          tools: item.tools.map((tool) =>
+            tool.name === ROUTER_TOOL_NAME && tool.status === "running"
+              ? { ...tool, status: "done" as const }
+              : tool,
+          ),
+        }
+      : item,
+  );
 }

@@ -40,4 +40,9 @@ export type TranscriptItem =
       /** Tokens in and out of the child's own run, once it ended. */
       tokens?: number;
       cost?: number;
+      /**
+       * A destination's or handoff's answer, read from its own session when the transcript
+       * is shown from the stored session (while a run streams, its answer shows as it arrives).
+       */
+      answer?: string;
     };

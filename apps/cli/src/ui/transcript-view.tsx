@@ -34,8 +34,14 @@ function Item({ item }: { item: TranscriptItem }) {
     const color =
       item.outcome === "running" ? "yellow" : item.outcome === "succeeded" ? "green" : "red";
     return (
-      <Box marginTop={1}>
+      <Box marginTop={1} flexDirection="column">
         <Text color={color}>{terminalSafe(childRunText(item))}</Text>
+        {item.answer ? (
+          <>
+            <Text color="green" bold>{`${terminalSafe(item.agentPath)} ›`}</Text>
+            <Text>{terminalSafe(item.answer, { multiline: true })}</Text>
+          </>
+        ) : null}
       </Box>
     );
   }
