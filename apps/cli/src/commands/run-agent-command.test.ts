@@ -138,6 +138,23 @@ describe("arbor run --agent", () => {
     expect(await exportTo("tree.html", ["--with-children"])).toContain(childText);
   });
 
+  it("remembers the agent file in the root session, so arbor -c opens the app on it", async () => {
+    const { code, stdout } = await runCli(
+      ["run", "--json", "--agent", "agents/front-desk.md", "My upload fails"],
+      { cwd: project, env },
+    );
+    expect(code).toBe(0);
+    const rootId = (JSON.parse(stdout) as { session: { id: string } }).session.id;
+    const root = (await sessions()).find((session) => session.header.id === rootId);
+    expect(root?.lines).toContainEqual(
+      expect.objectContaining({
+        type: "custom",
+        customType: "arbor.cli.agent-file",
+        data: { file: join(project, "agents", "front-desk.md") },
+      }),
+    );
+  });
+
   it("prints the result object with --json, naming the final agent and each child", async () => {
     const { code, stdout } = await runCli(
       ["run", "--json", "--agent", "agents/front-desk.md", "My upload fails"],

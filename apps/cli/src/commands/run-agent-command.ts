@@ -1,12 +1,6 @@
-import { resolve } from "node:path";
-import {
-  AgentDefinitionError,
-  loadAgentTree,
-  type OrchestrationEvent,
-  type OrchestrationResult,
-  runAgent,
-} from "@arbor/orchestration";
+import { type OrchestrationEvent, type OrchestrationResult, runAgent } from "@arbor/orchestration";
 import { workspaceTools } from "../agent/workspace-tools.js";
+import { loadCliAgentTree, rememberAgentFile } from "../agent-tree/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { configuredThinking } from "../config/index.js";
@@ -26,6 +20,16 @@ export function orchestrationNotice(event: OrchestrationEvent): string | undefin
   return `[${event.role} ${event.agentPath} ${event.outcome}, ${tokens} tokens${detail}]`;
 }
 
+/** Records in a stored session that it ran on `file`. */
+async function rememberIn(store: CliSessionStore, sessionId: string, file: string): Promise<void> {
+  const session = await store.open(sessionId);
+  try {
+    await rememberAgentFile(session, file);
+  } finally {
+    await session.close();
+  }
+}
+
 /**
  * `arbor run --agent <file> "prompt"`: runs an agent file with its advisors, router
  * destinations, handoff and sub-agents. The answer streams to stdout, the children's
@@ -43,13 +47,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
       exitCode: RUN_EXIT_CODES.usage,
     });
   }
-  const tree = await loadAgentTree(resolve(io.cwd, agentFile)).catch((error: unknown) => {
-    if (!AgentDefinitionError.isInstance(error)) throw error;
-    throw new CliError(error.message, {
-      hint: "Fix the agent file (its keys are listed in arbor --help), then run it again.",
-      exitCode: RUN_EXIT_CODES.usage,
-    });
-  });
+  const tree = await loadCliAgentTree(io.cwd, agentFile);
   const selection = await selectModel(context);
   const thinking = configuredThinking(selection.config);
   const { gate, rules } = await runGateAndRules(context, selection);
@@ -91,6 +89,11 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
     }
     result = await run.result;
     if (!args.json && !endedWithNewline) io.stdout.write("\n");
+    // As the app does: `arbor -c` (or -r, -s) then resumes the session on this agent file.
+    await rememberIn(store, result.session.id, tree.file).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      printer.err(`[the session does not remember its agent file: ${reason}]\n`);
+    });
   } catch (error) {
     throw asCliError(error);
   } finally {
