@@ -86,26 +86,33 @@ export async function measureImport({ megabytes = 500, runs = 3 } = {}) {
     ["read + convert (readClaudeCodeFile)", () => readAll(files)],
     ["import into a FileSessionStore (importSessions)", () => importAll(dir)],
   ];
-  const rows = [];
+  // Rounds: each runs every case once, back to back, so a case's ratio to the floor is
+  // taken within a round, while the shared machine's load is about the same.
+  const times = cases.map(() => []);
   let entries = 0;
-  for (const [name, fn] of cases) {
-    const times = [];
-    for (let run = 0; run < runs; run++) {
-      progress(`${name}: run ${run + 1}/${runs}`);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, [name, fn]] of cases.entries()) {
+      progress(`${name}: round ${run + 1}/${runs}`);
       const { ms, result } = await timed(fn);
-      times.push(ms);
+      times[i].push(ms);
       if (result.entries) entries = result.entries;
     }
-    const ms = median(times);
+  }
+  const rows = cases.map(([name], i) => {
+    const ms = median(times[i]);
     const seconds = ms / 1000;
-    rows.push([
+    const ratios = times[i].map((t, run) => t / times[0][run]);
+    return [
       name,
       formatMs(ms),
       `${(bytes / MIB / seconds).toFixed(1)} MiB/s`,
       name.startsWith("floor") ? "—" : `${Math.round(entries / seconds).toLocaleString("en-US")}/s`,
-      `${formatMs(Math.min(...times))}–${formatMs(Math.max(...times))}`,
-    ]);
-  }
+      i === 0
+        ? "1×"
+        : `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
+      `${formatMs(Math.min(...times[i]))}–${formatMs(Math.max(...times[i]))}`,
+    ];
+  });
   return { rows, bytes, files: files.length, entries };
 }
 
@@ -117,5 +124,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     `\n### Import, ${formatBytes(bytes)} Claude Code folder (${files} files, ${entries.toLocaleString("en-US")} entries; median)\n`,
   );
-  console.log(markdownTable(["case", "time", "throughput", "entries/s", "min–max"], rows));
+  console.log(
+    markdownTable(
+      ["case", "time", "throughput", "entries/s", "× floor (per round)", "min–max"],
+      rows,
+    ),
+  );
 }

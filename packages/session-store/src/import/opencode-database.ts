@@ -35,6 +35,15 @@ const REQUIRED_COLUMNS = {
   message: ["id", "session_id", "data"],
   part: ["id", "message_id", "data"],
 } as const;
+/** Columns read when they are there (not every version has each one). */
+const OPTIONAL_COLUMNS = {
+  session: ["parent_id", "directory", "title", "version", "time_created"],
+  message: ["time_created"],
+  part: [],
+} as const;
+type Table = keyof typeof REQUIRED_COLUMNS;
+/** Per table, the column list a query selects: the ones read, of those the table has. */
+type Selected = Record<Table, string>;
 
 /** The default largest database read: sql.js holds the whole file in memory. */
 export const DEFAULT_MAX_DATABASE_BYTES = 512 * 1024 * 1024;
@@ -95,11 +104,13 @@ export async function* opencodeDatabaseSessions(
   const sql = await loadSqlJs(path, options.loadSqlJs);
   const db = sqlite(path, () => new sql.Database(bytes));
   try {
-    checkTables(path, db);
-    const sessions = sqlite(path, () => rows(db, "SELECT * FROM session ORDER BY id"));
+    const selected = checkTables(path, db);
+    const sessions = sqlite(path, () =>
+      rows(db, `SELECT ${selected.session} FROM session ORDER BY id`),
+    );
     options.onSessionCount?.(sessions.length);
     for (const row of sessions) {
-      yield sqlite(path, () => sessionLog(path, db, row));
+      yield sqlite(path, () => sessionLog(path, db, selected, row));
     }
   } finally {
     db.close();
@@ -168,7 +179,7 @@ async function withWriteAheadLog(
   return applyWal(bytes, wal, pageSize)?.bytes ?? bytes;
 }
 
-function checkTables(path: string, db: SqlJsDatabase): void {
+function checkTables(path: string, db: SqlJsDatabase): Selected {
   const tables = sqlite(path, () =>
     rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
   ).map((r) => String(r.name));
@@ -187,10 +198,16 @@ function checkTables(path: string, db: SqlJsDatabase): void {
       `it has no ${missing.join(" or ")} table; this is not a layout of opencode's database this reader knows`,
     );
   }
-  for (const [table, required] of Object.entries(REQUIRED_COLUMNS)) {
+  const selected = {} as Selected;
+  for (const table of Object.keys(REQUIRED_COLUMNS) as Table[]) {
+    const required: readonly string[] = REQUIRED_COLUMNS[table];
     const columns = sqlite(path, () => rows(db, `PRAGMA table_info(${table})`)).map((r) =>
       String(r.name),
     );
+    // Only the columns read: others (a session's diffs) may be large.
+    selected[table] = [...required, ...OPTIONAL_COLUMNS[table].filter((c) => columns.includes(c))]
+      .map((c) => `"${c}"`)
+      .join(", ");
     const absent = required.filter((c) => !columns.includes(c));
     if (absent.length > 0) {
       throw new SessionImportError(
@@ -200,16 +217,24 @@ function checkTables(path: string, db: SqlJsDatabase): void {
       );
     }
   }
+  return selected;
 }
 
-function sessionLog(path: string, db: SqlJsDatabase, row: Record<string, unknown>): ImportedLog {
+function sessionLog(
+  path: string,
+  db: SqlJsDatabase,
+  selected: Selected,
+  row: Record<string, unknown>,
+): ImportedLog {
   const builder = new ImportedLogBuilder();
   const sessionId = String(row.id);
   const session = sessionInfo(row);
   const messages: OpencodeMessageRecord[] = [];
-  const messageRows = rows(db, "SELECT * FROM message WHERE session_id = ? ORDER BY id", [
-    sessionId,
-  ]);
+  const messageRows = rows(
+    db,
+    `SELECT ${selected.message} FROM message WHERE session_id = ? ORDER BY id`,
+    [sessionId],
+  );
   for (const message of messageRows) {
     const source = `message/${String(message.id)}`;
     const data = rowData(builder, source, message);
@@ -227,9 +252,11 @@ function sessionLog(path: string, db: SqlJsDatabase, row: Record<string, unknown
       continue;
     }
     const record: OpencodeMessageRecord = { info: parsed.data, parts: [], source };
-    for (const part of rows(db, "SELECT * FROM part WHERE message_id = ? ORDER BY id", [
-      String(message.id),
-    ])) {
+    for (const part of rows(
+      db,
+      `SELECT ${selected.part} FROM part WHERE message_id = ? ORDER BY id`,
+      [String(message.id)],
+    )) {
       const partSource = `part/${String(part.id)}`;
       const partData = rowData(builder, partSource, part);
       if (partData === undefined) continue;
