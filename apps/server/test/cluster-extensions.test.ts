@@ -16,6 +16,8 @@ beforeAll(async () => {
   c = await ServerCluster.start({
     instances: 2,
     fallback: answerByPrompt,
+    // Not a failover test: a long lease, so a loaded machine never expires one.
+    leaseTtlMs: 15_000,
     agents: [
       "  - name: asker",
       "    models: [fake/fake-model]",
@@ -37,7 +39,7 @@ describe.skipIf(clusterUnavailable !== undefined)("extension UI across instances
     });
     expect(started.status).toBe(202);
     const { runId } = (await started.json()) as { runId: string };
-    const answered: Array<[number, unknown]> = [];
+    const answered: Array<Promise<[number, unknown]>> = [];
     const reading = await readSse(await c.call(1, "GET", `/v1/runs/${runId}/events`), {
       stopWhen: (r) => {
         const last = r.messages.at(-1);
@@ -48,14 +50,16 @@ describe.skipIf(clusterUnavailable !== undefined)("extension UI across instances
               ? { kind: "confirm", value: true }
               : { kind: "input", value: "x".repeat(9_000) };
           // Answered through B (instance 1), while A (instance 0) executes the run.
-          void c
-            .call(1, "POST", `/v1/runs/${runId}/ui/${request.requestId}`, body)
-            .then(async (res) => answered.push([res.status, await res.json()]));
+          answered.push(
+            c
+              .call(1, "POST", `/v1/runs/${runId}/ui/${request.requestId}`, body)
+              .then(async (res) => [res.status, await res.json()] as [number, unknown]),
+          );
         }
         return last?.event === "end";
       },
     });
-    expect(answered.map(([status]) => status)).toEqual([200, 200]);
+    expect((await Promise.all(answered)).map(([status]) => status)).toEqual([200, 200]);
     const notice = reading.messages.find((m) => (m.data ?? "").includes("sure="));
     expect(notice?.data).toContain(`sure=true name=${"x".repeat(9_000)}`);
     expect(JSON.parse(reading.messages.at(-1)?.data ?? "{}")).toMatchObject({

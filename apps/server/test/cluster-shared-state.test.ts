@@ -12,7 +12,12 @@ let c: ServerCluster;
 beforeAll(async () => {
   if (clusterUnavailable) return;
   // Events are kept 1 s after their run ended, so the retention test needs no clock seam.
-  c = await ServerCluster.start({ instances: 3, fallback: answerByPrompt, eventRetentionMs: 1000 });
+  c = await ServerCluster.start({
+    instances: 3,
+    fallback: answerByPrompt,
+    eventRetentionMs: 1000,
+    leaseTtlMs: 15_000,
+  });
 }, 90_000);
 afterAll(async () => {
   await c?.close();

@@ -1,15 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { ImagePart } from "@arbor/providers";
-import { type AgentMessage, SessionLockedError } from "@arbor/session-store";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { ApiError } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
 import type { RunControl } from "../run-control.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
 import { RunService, type RunServiceOptions, type StartRunRequest } from "../run-service.js";
 import { CHANNELS, type ClusterDb } from "./cluster-db.js";
-import { interruptedAnswer } from "./interrupted-answer.js";
 import type { PostgresRunEventLog } from "./postgres-run-event-log.js";
+import { buryRun } from "./run-burial.js";
 import { type ClaimedRun, RunLedger } from "./run-ledger.js";
 import { RunNotifier } from "./run-notifier.js";
 import { UiAnswerRelay } from "./ui-answer-relay.js";
@@ -300,54 +298,6 @@ export class ClusteredRunService implements RunControl {
     await this.takeAnswers([...held.keys()]);
   }
 
-  /**
-   * Ends a run whose instance died: the answer it was streaming goes to the session as an
-   * aborted message (what its clients already saw), then the run is marked interrupted.
-   * While this runs the run still holds its session, so no new run slips in between.
-   */
-  private async bury({ record, generation }: ClaimedRun): Promise<void> {
-    try {
-      const events: AgentEvent[] = [];
-      for (;;) {
-        const page = await this.options.log.readEvents(record.id, events.at(-1)?.seq ?? 0, 1000);
-        events.push(...page);
-        if (page.length < 1000) break;
-      }
-      const message = interruptedAnswer(
-        events,
-        this.options.agents.get(record.agent),
-        this.options.models,
-        Date.now(),
-      );
-      if (message) await this.appendToSession(record, message);
-    } catch (error) {
-      // The partial answer is a courtesy; the run must end whatever happens to it.
-      this.options.report?.(error);
-    }
-    await this.ledger.interrupt(record.id, generation);
-  }
-
-  /** Appends a message to a run's session, waiting (bounded) for a dead writer's lease. */
-  private async appendToSession(record: RunRecord, message: AgentMessage): Promise<void> {
-    const until = Date.now() + this.options.db.leaseTtlMs * 2;
-    for (;;) {
-      try {
-        const session = await this.options.store.open(record.sessionId, {
-          tenant: record.tenantId,
-        });
-        try {
-          await session.appendMessage(message);
-        } finally {
-          await session.close();
-        }
-        return;
-      } catch (error) {
-        if (!SessionLockedError.isInstance(error) || Date.now() >= until) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-  }
-
   /** Delivers the relayed answers of runs executing here to their extensions. */
   private takeAnswers(runIds: string[], onlyId?: string): Promise<void> {
     const extensions = this.options.extensions;
@@ -369,7 +319,10 @@ export class ClusteredRunService implements RunControl {
   /** The backstop: expired leases, watched runs, queued runs, and retention. */
   private async tick(): Promise<void> {
     for (const dead of await this.ledger.takeExpired()) {
-      const burial = this.bury(dead).finally(() => this.burials.delete(burial));
+      const burial = buryRun(
+        { ...this.options, ledger: this.ledger, report: this.options.report },
+        dead,
+      ).finally(() => this.burials.delete(burial));
       this.burials.add(burial);
     }
     await this.options.log.poll();
