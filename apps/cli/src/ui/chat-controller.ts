@@ -1,4 +1,4 @@
-import type { AgentHost, OrchestrationRun } from "@arbor/orchestration";
+import type { AgentHost } from "@arbor/orchestration";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
@@ -8,10 +8,10 @@ import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
+import { AgentFileRuns } from "./agent-file-runs.js";
 import { childAnswers, withChildAnswers } from "./child-answers.js";
 import { type ChildSessionSnapshot, readChildSession } from "./child-session-snapshot.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
-import { applyOrchestrationEvent } from "./orchestration-items.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";
 
@@ -72,11 +72,18 @@ export class ChatController {
   private readonly listeners = new Set<() => void>();
   private readonly host: AgentHost;
   private readonly unpriced = new UnpricedModels();
-  /** The agent file's run under way, when one is. */
-  private orchestration: OrchestrationRun | undefined;
+  /** The agent file's runs, when the app runs one. */
+  private readonly agentRuns: AgentFileRuns | undefined;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.host = options.host;
+    this.agentRuns =
+      options.agentTree &&
+      new AgentFileRuns(options.agentTree, {
+        items: () => this.state.items,
+        show: (items, derive) => this.update({ items }, derive),
+        notify: (text, tone) => this.notify(text, tone),
+      });
     // Runs extensions start (commands, events) stream into the transcript like the user's.
     this.host.onRun((run) => void this.follow(run));
     this.state = this.snapshot({
@@ -225,7 +232,7 @@ export class ChatController {
 
   /** Whether a prompt, an agent file's run or a change (compaction, navigation) is under way. */
   private busy(): boolean {
-    return this.host.state().busy !== undefined || this.orchestration !== undefined;
+    return this.host.state().busy !== undefined || this.agentRuns?.running === true;
   }
 
   /**
@@ -233,50 +240,17 @@ export class ChatController {
    * @throws Error saying to wait or press Esc
    */
   private assertNoAgentRun(action: string): void {
-    if (this.orchestration === undefined) return;
+    if (!this.agentRuns?.running) return;
     throw new Error(
       `cannot ${action} while the agent file's run is under way; wait for it or press Esc to abort it`,
     );
   }
 
-  /**
-   * Runs `text` on the agent file's tree in this session and streams it into the
-   * transcript: child runs as rows (running, then outcome, tokens and cost), the answering
-   * agents' text marked with their agent paths. Resolves when every agent ended.
-   */
+  /** Runs `text` on the agent file's tree (see {@link AgentFileRuns}); resolves when it ended. */
   private async orchestrate(text: string): Promise<void> {
-    const tree = this.options.agentTree as AgentTreeRunner;
-    let run: OrchestrationRun;
     try {
-      run = tree.prompt(this.host.session, text);
-    } catch (error) {
-      this.notify(
-        `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-        "error",
-      );
-      this.update({ running: false });
-      return;
-    }
-    this.orchestration = run;
-    try {
-      for await (const event of run.events) {
-        const delta =
-          event.type === "text_delta" ||
-          event.type === "thinking_delta" ||
-          event.type === "toolcall_delta";
-        this.update({ items: applyOrchestrationEvent(this.state.items, event) }, !delta);
-      }
-      const result = await run.result;
-      if (result.finalAgent !== tree.rootName) {
-        this.notify(`Answered by ${result.finalAgent}.`);
-      }
-    } catch (error) {
-      this.notify(
-        `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-        "error",
-      );
+      await this.agentRuns?.run(this.host.session, text);
     } finally {
-      this.orchestration = undefined;
       this.update({ running: false });
     }
   }
@@ -329,13 +303,12 @@ export class ChatController {
    * sub-agents at any depth) ends too.
    */
   abort(): void {
-    if (this.orchestration) this.orchestration.abort();
-    else this.host.abort();
+    if (!this.agentRuns?.abort()) this.host.abort();
   }
 
   /** Resolves once no prompt, agent file's run or change is under way. */
   async waitForIdle(): Promise<void> {
-    await this.orchestration?.result.catch(() => undefined);
+    await this.agentRuns?.settled();
     await this.host.waitForIdle();
   }
 
@@ -378,7 +351,7 @@ export class ChatController {
    * message moves to its parent and hands its text back, to be edited and sent again.
    */
   async navigate(entryId: string, summarize: boolean): Promise<string | undefined> {
-    if (this.orchestration) {
+    if (this.agentRuns?.running) {
       this.notify(
         "Could not move there: an agent file's run is under way; wait for it or press Esc.",
         "error",
@@ -495,11 +468,7 @@ export class ChatController {
   /** Closes the host: extensions hear `session_shutdown` once, the session is closed. */
   async close(): Promise<void> {
     // An agent file's run ends first, so every child records its outcome before the session closes.
-    if (this.orchestration) {
-      const running = this.orchestration;
-      running.abort();
-      await running.result.catch(() => undefined);
-    }
+    await this.agentRuns?.close();
     await this.host.close();
   }
 }
