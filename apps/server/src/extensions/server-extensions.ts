@@ -22,6 +22,9 @@ import type { UiAnswer } from "./ui-answer.js";
 /** How many ended runs keep their UI requests, so a late answer gets 409 rather than 404. */
 const ENDED_RUNS_KEPT = 256;
 
+/** How many runs stopped before their extensions opened are remembered until they open. */
+const EARLY_CANCELS_KEPT = 1024;
+
 /** Options of {@link ServerExtensions}. */
 export interface ServerExtensionsOptions {
   /** Where extension failures are reported (the server's output), beside the run's events. */
@@ -48,6 +51,8 @@ function newUiRequestId(): string {
 export class ServerExtensions {
   private readonly live = new Map<string, RunExtensions>();
   private readonly ended = new Map<string, RunUi>();
+  /** Runs stopped or aborted while their extensions were still loading. */
+  private readonly cancelledEarly = new Set<string>();
 
   private constructor(
     private readonly catalogues: ReadonlyMap<string, AgentExtensionCatalogue>,
@@ -143,6 +148,9 @@ export class ServerExtensions {
     });
     const run = new RunExtensions(runner, ui, channel);
     this.live.set(runId, run);
+    // A stop or abort that came while the extensions loaded still applies: a command then
+    // runs with its signal aborted, so its questions resolve to no answer at once.
+    if (this.cancelledEarly.delete(runId)) run.cancel();
     return run;
   }
 
@@ -157,13 +165,25 @@ export class ServerExtensions {
     ui.answer(requestId, answer);
   }
 
-  /** Withdraws a run's open UI requests (it was stopped or aborted). */
+  /**
+   * Withdraws a run's open UI requests and a command's signal (it was stopped or aborted);
+   * for a run whose extensions are still loading, as soon as they are loaded.
+   */
   cancel(runId: string): void {
-    this.live.get(runId)?.cancel();
+    const run = this.live.get(runId);
+    if (run) {
+      run.cancel();
+      return;
+    }
+    this.cancelledEarly.add(runId);
+    if (this.cancelledEarly.size > EARLY_CANCELS_KEPT) {
+      this.cancelledEarly.delete(this.cancelledEarly.values().next().value as string);
+    }
   }
 
   /** The run ended: its UI closes, and its requests are remembered for late answers. */
   closeRun(runId: string): void {
+    this.cancelledEarly.delete(runId);
     const run = this.live.get(runId);
     if (!run) return;
     run.close();
