@@ -135,6 +135,43 @@ describe("the interactive app on an agent file", () => {
     );
   });
 
+  it("shows advisors consulted (one failing, the run going on without it) and the handoff taking over", async () => {
+    const failing: ScriptedResponseInput = {
+      blocks: [],
+      error: { kind: "model_error", message: "the advisor's model is down", status: 501 },
+    };
+    const tree: AgentNode = {
+      ...node("desk"),
+      advisors: [node("skeptic"), node("broken")],
+      handoff: node("tone"),
+    };
+    const { frame, type, host } = await openApp(
+      {
+        desk: ["Draft answer."],
+        skeptic: ["Check the proxy first."],
+        broken: [failing, failing, failing, failing, failing],
+        tone: ["Kind answer."],
+      },
+      tree,
+    );
+    await type("help me");
+    await vi.waitFor(() => expect(frame()).toContain("Kind answer."), { timeout: 10_000 });
+    expect(frame()).toMatch(/◆ advisor desk:skeptic ✓ succeeded · \d+ tokens/);
+    expect(frame()).toMatch(/◆ advisor desk:broken ✗ failed[^\n]*the advisor's model is\s+down/);
+    expect(frame()).toMatch(/⇢ handoff to desk:tone ✓ succeeded/);
+    expect(frame()).toContain("Answered by desk:tone.");
+    // The advisors come before the main agent's answer, the handoff after it.
+    const shown = frame();
+    expect(shown.indexOf("◆ advisor desk:skeptic")).toBeLessThan(shown.indexOf("Draft answer."));
+    expect(shown.indexOf("Draft answer.")).toBeLessThan(shown.indexOf("⇢ handoff to desk:tone"));
+    // The main agent got the skeptic's advice and the broken advisor's failure as tagged blocks.
+    const prompt = JSON.stringify(
+      host.session.getBranch().find((entry) => entry.type === "message"),
+    );
+    expect(prompt).toContain("Check the proxy first.");
+    expect(prompt).toContain("The advisor broken failed");
+  });
+
   it("opens the sub-agent's session read-only from /tree and goes back with Esc", async () => {
     const { frame, type, app } = await openApp({
       desk: [callReader, "done"],

@@ -19,7 +19,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
   {
     name: "tree",
     usage: "/tree",
-    description: "browse the whole session tree and move to any entry",
+    description:
+      "browse the whole session tree and move to any entry; Enter on a child run opens its session",
   },
   {
     name: "fork",
