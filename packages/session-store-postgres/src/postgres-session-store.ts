@@ -18,6 +18,7 @@ import {
   SessionLockedError,
   SessionNotFoundError,
   type SessionPage,
+  SPARE_COPY_SUFFIX,
   type SessionStore,
   SessionStoreError,
   type StoredSessionInfo,
@@ -145,7 +146,9 @@ export class PostgresSessionStore implements SessionStore {
     const q = parseListQuery(query);
     checkTenant(q.tenant);
     const values: unknown[] = [q.tenant ?? ""];
-    const where = ["tenant = $1", "header IS NOT NULL"];
+    // The spare copy of a session being rewritten is no session of its own.
+    values.push(`%${SPARE_COPY_SUFFIX}`);
+    const where = ["tenant = $1", "header IS NOT NULL", `id NOT LIKE $${values.length}`];
     if (q.cwd !== undefined) {
       values.push(q.cwd);
       where.push(`cwd = $${values.length}`);

@@ -43,6 +43,7 @@ export {
   openSessionFile,
 } from "./open.js";
 export { Session } from "./session.js";
+export { isSpareCopyId, SPARE_COPY_SUFFIX, spareCopyId } from "./spare-copy.js";
 export {
   type OpenStorageOptions,
   type SessionSeams,

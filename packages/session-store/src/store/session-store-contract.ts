@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EntryNotFoundError, SessionLockedError, SessionReadOnlyError } from "../errors.js";
+import { spareCopyId } from "../spare-copy.js";
 import type { SessionStore } from "./session-store.js";
 import { InvalidStoreQueryError, SessionNotFoundError } from "./store-errors.js";
 
@@ -24,6 +25,7 @@ export type SessionStoreCase =
   | "fork"
   | "locking"
   | "titles"
+  | "spare-copies"
   | "durability";
 
 /** Makes stores of one backend for the contract suite. */
@@ -498,6 +500,44 @@ export function sessionStoreContract(
       await next.close();
       if (other !== store) await other.close();
     });
+
+    it(
+      "spare-copies",
+      "never lists the spare copy of a session being rewritten, yet opens and deletes it by id",
+      async () => {
+        const store = current();
+        const id = "0190a000-0000-7000-8000-00000000cafe";
+        const spare = spareCopyId(id);
+        const m = line({
+          type: "message",
+          id: "m1",
+          parentId: null,
+          timestamp: "2026-01-01T00:00:01.000Z",
+          message: { role: "user", content: "kept", timestamp: 1 },
+        });
+        await store.importLog(`${header(id)}\n${m}\n`);
+        await store.importLog(`${header(spare)}\n${m}\n`);
+        assert.deepEqual(
+          (await store.list()).sessions.map((s) => s.id),
+          [id],
+        );
+        assert.deepEqual(
+          (await store.list({ search: "kept", cwd: "/imported", limit: 1 })).sessions.map(
+            (s) => s.id,
+          ),
+          [id],
+          "filters and pages leave it out too",
+        );
+        const copy = await store.open(spare, { readOnly: true });
+        assert.deepEqual(
+          copy.getEntries().map((e) => e.id),
+          ["m1"],
+        );
+        await copy.close();
+        await store.delete(spare);
+        await rejectsWith(store.open(spare), SessionNotFoundError.isInstance, "not found");
+      },
+    );
 
     it("titles", "shows titles set through the opened session in the listing", async () => {
       const store = current();
