@@ -178,8 +178,20 @@ export async function startServer(
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await runs.close();
-        // Let the streams of this instance send the terminal event of the runs just ended.
-        if (cluster) await new Promise((resolve) => setTimeout(resolve, 100));
+        // Let the streams of this instance send the terminal event of the runs just ended:
+        // idle connections go now, streams end by themselves once written (bounded wait).
+        if (cluster) {
+          const http = server as unknown as { closeIdleConnections?: () => void };
+          http.closeIdleConnections?.();
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            closed,
+            new Promise((resolve) => {
+              timer = setTimeout(resolve, 2000);
+            }),
+          ]);
+          clearTimeout(timer);
+        }
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closed;
         await log.close();

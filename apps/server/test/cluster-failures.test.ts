@@ -241,6 +241,11 @@ describe.skipIf(clusterUnavailable !== undefined)("instances that die or stop", 
       r.messages.some((m) => m.event === "text_delta"),
     );
     const watching = watch(survivor, b.body.runId as string, ended);
+    // A client of the stopping instance itself also gets the end before its stream closes.
+    const own = watch(executing, b.body.runId as string, ended).catch(
+      (error: Error) => ({ messages: [], comments: [], blocks: [], error }) as SseReading,
+    );
+    await new Promise((r) => setTimeout(r, 200));
     try {
       const code = await c.kill(executing, "SIGTERM");
       expect(code).toBe(0);
@@ -250,6 +255,11 @@ describe.skipIf(clusterUnavailable !== undefined)("instances that die or stop", 
     expect((await c.waitForRun(survivor, a.body.runId as string)).status).toBe("completed");
     const reading = await watching;
     expect(JSON.parse(reading.messages.at(-1)?.data ?? "{}")).toMatchObject({
+      status: "interrupted",
+    });
+    const ownReading = await own;
+    expect(ownReading.messages.at(-1)?.event).toBe("end");
+    expect(JSON.parse(ownReading.messages.at(-1)?.data ?? "{}")).toMatchObject({
       status: "interrupted",
     });
   }, 60_000);
