@@ -51,7 +51,7 @@ export interface CliArgs {
   format?: string;
   /** `--agent <file>`: `run` runs this agent file with its advisors, router, handoff and sub-agents. */
   agent?: string;
-  /** `--with-children`: `sessions export` embeds the child sessions an orchestration started. */
+  /** `--with-children`: `sessions export` and `export` embed the child sessions an orchestration started. */
   withChildren?: boolean;
 }
 

@@ -145,9 +145,12 @@ the reason. --dry-run reads and reports, and writes nothing.
   export: `arbor export: write a session to a file.
 
 Usage
-  arbor export <id> [out] [--format html|md|jsonl] [--force]
+  arbor export <id> [out] [--format html|md|jsonl] [--force] [--with-children]
 
-  html    a self-contained page of the whole tree (the default)
+  html    a self-contained page of the whole tree (the default), as arbor sessions
+          export writes it: custom messages through the renderers of the project's
+          extensions, and with --with-children the sessions of the agents an
+          orchestration started embedded in the page
   md      a Markdown transcript: the current branch, then every other branch after
           the point where it forks
   jsonl   a pi session file that pi opens on the same branch with the same context

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { exportSessionToHtml, readSessionSnapshot } from "@arbor/html-export";
 import { openSessionFile } from "@arbor/session-store";
 import { exportJsonl, exportMarkdown } from "@arbor/session-store/import";
 import type { CliContext } from "../cli-context.js";
@@ -7,6 +6,7 @@ import { CliError } from "../cli-error.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
 import { terminalSafe } from "../output/index.js";
 import { asCliError, findSessionFile } from "../session-locator.js";
+import { sessionHtmlPage } from "./session-html-page.js";
 
 const FORMATS = ["html", "md", "jsonl"] as const;
 type ExportFormat = (typeof FORMATS)[number];
@@ -26,7 +26,7 @@ export async function exportCommand(context: CliContext): Promise<number> {
     });
   }
   const path = await findSessionFile(paths, io.cwd, id);
-  const content = await render(path, format);
+  const content = await render(context, path, format);
   const given = args.positionals[1];
   const out = resolve(io.cwd, given ?? `${safeFileName(content.id)}.${format}`);
   await writeExportFile(out, content.text, {
@@ -37,12 +37,14 @@ export async function exportCommand(context: CliContext): Promise<number> {
   return 0;
 }
 
-async function render(path: string, format: ExportFormat): Promise<{ id: string; text: string }> {
+async function render(
+  context: CliContext,
+  path: string,
+  format: ExportFormat,
+): Promise<{ id: string; text: string }> {
   if (format === "html") {
-    const snapshot = await readSessionSnapshot(path).catch((error: unknown) => {
-      throw asCliError(error);
-    });
-    return { id: snapshot.header.id, text: exportSessionToHtml(snapshot) };
+    const { id, html } = await sessionHtmlPage(context, path);
+    return { id, text: html };
   }
   const session = await openSessionFile(path, { readOnly: true }).catch((error: unknown) => {
     throw asCliError(error);

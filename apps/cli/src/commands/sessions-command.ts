@@ -1,10 +1,5 @@
 import { dirname, resolve } from "node:path";
 import {
-  exportSessionToHtml,
-  exportSessionTreeToHtml,
-  readSessionSnapshot,
-} from "@arbor/html-export";
-import {
   deleteSession,
   listSessions,
   openSessionFile,
@@ -15,7 +10,7 @@ import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { safeFileName, writeExportFile } from "../export/index.js";
 import { terminalSafe } from "../output/index.js";
-import { type ArborPaths, sessionDirFor } from "../paths.js";
+import { sessionDirFor } from "../paths.js";
 import {
   asCliError,
   findSessionFile,
@@ -26,7 +21,7 @@ import {
 import { shortIds } from "../short-ids.js";
 import { layoutTree, renderTreeText } from "../tree-lines.js";
 import { askYesNo } from "../trust/index.js";
-import { exportRenderers } from "./sessions-export-renderers.js";
+import { sessionHtmlPage } from "./session-html-page.js";
 
 const SUBCOMMANDS = ["list", "show", "delete", "title", "regenerate-title", "export"] as const;
 
@@ -194,26 +189,9 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       return 0;
     }
     default: {
-      const snapshot = await readSessionSnapshot(path).catch((error: unknown) => {
-        throw asCliError(error);
-      });
+      const { id, html } = await sessionHtmlPage(context, path);
       // The default name comes from the session's id, so it is made a plain file name.
-      const given = args.positionals[2];
-      const out = resolve(io.cwd, given ?? `${safeFileName(snapshot.header.id)}.html`);
-      // Extensions of the session's project show their custom messages their way.
-      const renderers = await exportRenderers(context, snapshot.header.cwd);
-      let html: string;
-      try {
-        const { renderCustomMessage } = renderers;
-        html = args.withChildren
-          ? await exportSessionTreeToHtml(snapshot, {
-              loadChild: await childSessionLoader(paths, io.cwd),
-              renderCustomMessage,
-            })
-          : exportSessionToHtml(snapshot, { renderCustomMessage });
-      } finally {
-        renderers.release();
-      }
+      const out = resolve(io.cwd, args.positionals[2] ?? `${safeFileName(id)}.html`);
       await writeExportFile(out, html, {
         ...(args.force ? { force: true } : {}),
         forceHint: "--force",
@@ -222,16 +200,4 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
       return 0;
     }
   }
-}
-
-/**
- * Loads the child sessions an orchestration recorded, by exact id among Arbor's session
- * files (never by path or prefix: the ids come from the session's own entries).
- */
-async function childSessionLoader(paths: ArborPaths, cwd: string) {
-  const files = new Map((await listAllSessions(paths, cwd)).map((info) => [info.id, info.path]));
-  return async (id: string) => {
-    const file = files.get(id);
-    return file === undefined ? undefined : readSessionSnapshot(file);
-  };
 }

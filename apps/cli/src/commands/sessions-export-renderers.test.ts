@@ -113,4 +113,28 @@ describe("arbor sessions export with extension renderers", () => {
     expect(result.stderr).toContain("extension bad");
     expect((await pageData(join(project, "out.html"))).rendered).toEqual({});
   });
+
+  it("arbor export --format html writes the same page as arbor sessions export", async () => {
+    await writeFile(join(home, ".arbor", "extensions", "todo.mjs"), HOME_EXTENSION);
+    const file = await writeSession();
+    const viaExport = await runCli(["export", file, "export.html", "--format", "html"], {
+      cwd: project,
+      env,
+    });
+    expect(viaExport.code).toBe(0);
+    const viaSessions = await runCli(["sessions", "export", file, "sessions.html"], {
+      cwd: project,
+      env,
+    });
+    expect(viaSessions.code).toBe(0);
+    const rendered = (await pageData(join(project, "export.html"))).rendered;
+    expect(rendered).toEqual({
+      c1: { html: "<ul><li>write tests</li><li>ship</li></ul>", by: "todo" },
+      c2: { text: "note one\n<b>note two</b>", by: "todo" },
+    });
+    // The same page but for the moment it was made.
+    const page = async (name: string) =>
+      (await readFile(join(project, name), "utf8")).replace(/"generatedAt":"[^"]*"/, "");
+    expect(await page("export.html")).toBe(await page("sessions.html"));
+  });
 });
