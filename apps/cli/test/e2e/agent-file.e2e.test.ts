@@ -265,6 +265,19 @@ describe("arbor --agent in a real terminal", () => {
     });
   });
 
+  it("refuses to resume on a remembered agent file that no longer loads, saying which (exit 2)", async () => {
+    const first = startArbor(["--agent", "agents/front-desk.md"]);
+    await first.waitFor("/help for commands");
+    expect(await quit(first)).toBe(0);
+    await rm(join(sandbox.project, "agents", "front-desk.md"));
+    const terminal = startArbor(["-c"]);
+    expect(await terminal.exitCode()).toBe(2);
+    const screen = terminal.screen();
+    expect(screen).toContain("front-desk.md");
+    expect(screen).toMatch(/The session was started with the agent file/);
+    expect(screen).not.toContain("/help for commands");
+  });
+
   it.each([
     ["a missing agent file", "agents/nobody.md", /nobody\.md/],
     ["an unknown key", "agents/misspelt.md", /misspelt\.md.*advisers/s],
