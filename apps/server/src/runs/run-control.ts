@@ -1,6 +1,6 @@
 import type { UiAnswer } from "../extensions/ui-answer.js";
 import type { RunRecord } from "./run-record.js";
-import type { StartRunRequest } from "./run-service.js";
+import type { StartRunRequest } from "./run-request.js";
 
 /**
  * What the routes ask of runs, whoever executes them: {@link RunService} in one process

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { type AgentDefinition, AgentHost, type AgentHostOptions } from "@arbor/orchestration";
-import type { ImagePart } from "@arbor/providers";
 import { SessionLockedError, type SessionStore } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
 import { ApiError, toApiError } from "../errors/index.js";
@@ -10,21 +9,9 @@ import type { UiAnswer } from "../extensions/ui-answer.js";
 import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
+import type { StartRunRequest } from "./run-request.js";
 
-/** What to do when the session already has a run. */
-export type IfBusy = "reject" | "enqueue" | "interrupt";
-
-/** A request to start a run. */
-export interface StartRunRequest {
-  tenantId: string;
-  sessionId: string;
-  agent: string;
-  prompt: string;
-  images?: readonly ImagePart[];
-  ifBusy: IfBusy;
-  /** An extension command to run instead of the prompt; text it returns is sent as the prompt. */
-  command?: { name: string; args: string };
-}
+export type { IfBusy, StartRunRequest } from "./run-request.js";
 
 /** What a {@link RunService} works with. */
 export interface RunServiceOptions {

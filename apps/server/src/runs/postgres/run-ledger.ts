@@ -1,6 +1,6 @@
 import { ApiError } from "../../errors/index.js";
 import type { RunRecord } from "../run-record.js";
-import type { IfBusy } from "../run-service.js";
+import type { IfBusy } from "../run-request.js";
 import { CHANNELS, type ClusterDb, type StatementRunner } from "./cluster-db.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 

@@ -1,0 +1,16 @@
+import type { ImagePart } from "@arbor/providers";
+
+/** What to do when the session already has a run. */
+export type IfBusy = "reject" | "enqueue" | "interrupt";
+
+/** A request to start a run. */
+export interface StartRunRequest {
+  tenantId: string;
+  sessionId: string;
+  agent: string;
+  prompt: string;
+  images?: readonly ImagePart[];
+  ifBusy: IfBusy;
+  /** An extension command to run instead of the prompt; text it returns is sent as the prompt. */
+  command?: { name: string; args: string };
+}
