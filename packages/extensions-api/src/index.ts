@@ -126,6 +126,8 @@ export {
   type ModuleImporterOptions,
 } from "./loader.js";
 export {
+  type ExportableMessage,
+  type ExportRendering,
   htmlRendererOutputSchema,
   type MessageRenderer,
   type MessageRenderOptions,

@@ -141,4 +141,31 @@ describe("registerMessageRenderer for the HTML export", () => {
     }
     expect(errors.map((e) => e.kind)).toEqual(bad.map(() => "invalid_return"));
   });
+
+  it("renderForExport gives what the HTML export takes: markup or joined lines, and who made it", async () => {
+    const seen: unknown[] = [];
+    const { runner } = await rendering({
+      card: (m, options) => {
+        seen.push({ details: m.details, options });
+        return { html: "<b>card</b>" };
+      },
+      lines: () => ["a", "b"],
+    });
+    const stored = { content: "body", display: true, details: { n: 1 } };
+    expect(runner.renderForExport({ customType: "card", ...stored })).toEqual({
+      html: "<b>card</b>",
+      by: "todo",
+    });
+    expect(seen).toEqual([
+      { details: { n: 1 }, options: { target: "html", expanded: true, width: 100 } },
+    ]);
+    expect(runner.renderForExport({ customType: "lines", ...stored })).toEqual({
+      text: "a\nb",
+      by: "todo",
+    });
+    expect(runner.renderForExport({ customType: "other", ...stored })).toBeUndefined();
+    expect(
+      runner.renderForExport({ customType: "card", ...stored, display: false }),
+    ).toBeUndefined();
+  });
 });

@@ -59,6 +59,17 @@ export interface RenderedMessage {
   extensionName: string;
 }
 
+/** A stored `custom_message` as an export hands it over (its content not checked yet). */
+export interface ExportableMessage {
+  customType: string;
+  content: unknown;
+  display: boolean;
+  details?: unknown;
+}
+
+/** A message rendered for the HTML export: markup or text, and the extension that made it. */
+export type ExportRendering = { html: string; by: string } | { text: string; by: string };
+
 /** What a renderer may return for the terminal; checked before it reaches the app. */
 export const rendererOutputSchema = z.union([z.string(), z.array(z.string())]).optional();
 

@@ -26,6 +26,8 @@ import type { RegisteredFinalMeta } from "./final-meta.js";
 import { FinalMetaRegistry } from "./final-meta-registry.js";
 import { createModuleImporter, factoryFromModule, type ModuleImporter } from "./loader.js";
 import type {
+  ExportableMessage,
+  ExportRendering,
   MessageRenderOptions,
   RenderableMessage,
   RenderedMessage,
@@ -323,6 +325,27 @@ export class ExtensionRunner {
     options: Partial<MessageRenderOptions> = {},
   ): RenderedMessage | undefined {
     return this.renderers.render(message, { expanded: false, width: 80, ...options });
+  }
+
+  /**
+   * A `custom_message` as the HTML export shows it (the `html` target, full view): the
+   * renderer's markup, or its lines as text, with the extension that rendered it;
+   * `undefined` for the default view. It fits `@arbor/html-export`'s `renderCustomMessage`.
+   */
+  renderForExport(message: ExportableMessage): ExportRendering | undefined {
+    const rendered = this.renderMessage(
+      {
+        customType: message.customType,
+        content: message.content as RenderableMessage["content"],
+        display: message.display,
+        ...(message.details !== undefined ? { details: message.details } : {}),
+      },
+      { target: "html", expanded: true, width: 100 },
+    );
+    if (!rendered) return undefined;
+    return rendered.html !== undefined
+      ? { html: rendered.html, by: rendered.extensionName }
+      : { text: rendered.lines.join("\n"), by: rendered.extensionName };
   }
 
   /** The `custom_message` types extensions render, in registration order. */

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { guardExtensionFailures, type RenderableMessage } from "@arbor/extensions-api";
+import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { RenderCustomMessage } from "@arbor/html-export";
 import { loadProjectExtensions } from "../agent/agent-factory.js";
 import type { CliContext } from "../cli-context.js";
@@ -39,21 +39,7 @@ export async function exportRenderers(
     includeProject: trust.state === "trusted",
   });
   return {
-    renderCustomMessage: (message) => {
-      const rendered = runner.renderMessage(
-        {
-          customType: message.customType,
-          content: message.content as RenderableMessage["content"],
-          display: message.display,
-          ...(message.details !== undefined ? { details: message.details } : {}),
-        },
-        { target: "html", expanded: true, width: 100 },
-      );
-      if (!rendered) return undefined;
-      return rendered.html !== undefined
-        ? { html: rendered.html, by: rendered.extensionName }
-        : { text: rendered.lines.join("\n"), by: rendered.extensionName };
-    },
+    renderCustomMessage: (message) => runner.renderForExport(message),
     release: unguard,
   };
 }

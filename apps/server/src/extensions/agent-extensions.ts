@@ -19,6 +19,11 @@ export interface AgentExtensionCatalogue {
   /** The extension files, absolute, in the definition's order. */
   paths: readonly string[];
   commands: readonly AgentCommandInfo[];
+  /**
+   * The runner they were checked in, kept for what needs no run: the message renderers of
+   * the HTML export. Its failures after the check go to `onLateError`.
+   */
+  runner: ExtensionRunner;
 }
 
 /** Where an agent's extensions are checked: the config file, for errors, and its folder. */
@@ -78,10 +83,14 @@ export async function checkAgentExtensions(
   name: string,
   definition: AgentDefinition,
   where: AgentExtensionSource,
+  onLateError: (event: ExtensionErrorEvent) => void = () => undefined,
 ): Promise<AgentExtensionCatalogue> {
   const paths = definition.extensions ?? [];
   const problems: ExtensionErrorEvent[] = [];
-  const runner = newAgentRunner(where, { onError: (event) => problems.push(event) });
+  let checked = false;
+  const runner = newAgentRunner(where, {
+    onError: (event) => (checked ? onLateError(event) : problems.push(event)),
+  });
   for (const [index, path] of paths.entries()) {
     const field = `agent "${name}".extensions[${index}]`;
     const kind = await stat(path).then(
@@ -112,5 +121,6 @@ export async function checkAgentExtensions(
     description: command.description,
     extension: command.extensionName,
   }));
-  return { paths, commands };
+  checked = true;
+  return { paths, commands, runner };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import {
+  type ExportableMessage,
+  type ExportRendering,
   type ExtensionErrorEvent,
   guardExtensionFailures,
   type ProcessFailureSource,
@@ -77,7 +79,14 @@ export class ServerExtensions {
     try {
       for (const [name, definition] of agents) {
         if (!definition.extensions?.length) continue;
-        catalogues.set(name, await checkAgentExtensions(name, definition, where));
+        catalogues.set(
+          name,
+          await checkAgentExtensions(name, definition, where, (event) =>
+            options.report?.(
+              `arbor-server: agent ${name}: extension ${event.extensionName} (${event.event}, ${event.kind}): ${event.error}`,
+            ),
+          ),
+        );
       }
     } catch (error) {
       unguard();
@@ -99,6 +108,17 @@ export class ServerExtensions {
   /** The commands the agent's extensions register (none for an agent without extensions). */
   commandsOf(agent: string): readonly AgentCommandInfo[] {
     return this.catalogues.get(agent)?.commands ?? [];
+  }
+
+  /**
+   * How the HTML export shows custom messages with the agent's extensions' renderers
+   * (`registerMessageRenderer`); undefined for an agent without extensions.
+   */
+  exportRendererOf(
+    agent: string,
+  ): ((message: ExportableMessage) => ExportRendering | undefined) | undefined {
+    const runner = this.catalogues.get(agent)?.runner;
+    return runner && ((message) => runner.renderForExport(message));
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   contextResponseSchema,
   entriesPageSchema,
   entriesQuerySchema,
+  exportQuerySchema,
   labelParamsSchema,
   labelResponseSchema,
   leafQuerySchema,
@@ -25,7 +26,7 @@ import {
   setLabelBodySchema,
   treeResponseSchema,
 } from "../schemas/session-schemas.js";
-import { readSession, withHost, writeSession } from "./session-access.js";
+import { agentNamed, readSession, withHost, writeSession } from "./session-access.js";
 import { validationHook } from "./validation-hook.js";
 
 const tags = ["session tree"];
@@ -134,7 +135,9 @@ const exportHtml = createRoute({
   path: "/sessions/{id}/export",
   tags,
   summary: "The session as one self-contained HTML page",
-  request: { params: sessionParamsSchema },
+  description:
+    "Custom messages are shown through the renderers of the agent's extensions (`agent`, default the first configured agent).",
+  request: { params: sessionParamsSchema, query: exportQuerySchema },
   responses: {
     200: { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
     ...errorResponses(400, 401, 404, 429),
@@ -282,8 +285,16 @@ export function sessionTreeRoutes(deps: AppDeps) {
     })
     .openapi(exportHtml, async (c) => {
       const { id } = c.req.valid("param");
+      const { agent } = c.req.valid("query");
+      if (agent !== undefined) agentNamed(deps, agent);
+      const name = agent ?? deps.agents.keys().next().value;
+      const renderCustomMessage =
+        name === undefined ? undefined : deps.extensions?.exportRendererOf(name);
       const html = await readSession(deps, c.get("owner").tenantId, id, (session) =>
-        exportSessionToHtml(snapshotOfSession(session)),
+        exportSessionToHtml(
+          snapshotOfSession(session),
+          renderCustomMessage ? { renderCustomMessage } : {},
+        ),
       );
       // The id passed the path schema: no quote, separator or line break can reach the header.
       c.header("Content-Disposition", `inline; filename="session-${id}.html"`);

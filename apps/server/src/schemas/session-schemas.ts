@@ -171,3 +171,14 @@ export const compactResponseSchema = z.object({
   tokensBefore: z.number().optional(),
   message: z.string().optional(),
 });
+
+/** `GET /v1/sessions/:id/export`. */
+export const exportQuerySchema = z.object({
+  /** The agent whose extensions' renderers show custom messages; default the first configured. */
+  agent: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "agent", in: "query" }, example: "helper" }),
+});
