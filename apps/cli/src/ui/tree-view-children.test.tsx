@@ -124,6 +124,48 @@ describe("/tree and an agent file's child runs", () => {
     await session.close();
   });
 
+  it("starts on the leaf among the shown lines, hidden entries before it or a hidden leaf notwithstanding", async () => {
+    const line = (id: string, entryType: string, active: boolean, leaf = false) => ({
+      id,
+      depth: 0,
+      prefix: "",
+      entryType,
+      kind: entryType === "message" ? "user" : "model",
+      text: `${id} text`,
+      label: undefined,
+      active,
+      leaf,
+    });
+    const cases: [ReturnType<typeof line>[], string][] = [
+      // A hidden model change before the leaf, another branch after it.
+      [
+        [
+          line("u1", "message", true),
+          line("m1", "model_change", true),
+          line("a1", "message", true, true),
+          line("u2", "message", false),
+        ],
+        "2/3",
+      ],
+      // The leaf itself hidden (a bookkeeping entry): the newest shown entry of the path.
+      [
+        [
+          line("u1", "message", true),
+          line("a1", "message", true),
+          line("m1", "model_change", true, true),
+          line("u2", "message", false),
+        ],
+        "2/3",
+      ],
+    ];
+    for (const [lines, expected] of cases) {
+      const app = render(<TreeView lines={lines} onSelect={() => {}} onCancel={() => {}} />);
+      await tick();
+      expect(app.lastFrame()).toContain(`${expected} ·`);
+      app.unmount();
+    }
+  });
+
   it("selects the line it is told to when it opens again (coming back from a child)", async () => {
     const session = await rootSession();
     const lines = layoutTree(session);

@@ -16,6 +16,24 @@ interface TreeNavigation {
   labeling: { line: TreeLine; text: string } | undefined;
 }
 
+/**
+ * Where the cursor starts among the lines the default filter shows: on the entry asked
+ * for, else on the leaf, else (a hidden leaf, such as a bookkeeping entry) on the newest
+ * shown entry of the active path before it; at the top when there is no leaf.
+ */
+function initialCursor(lines: readonly TreeLine[], selectedId: string | undefined): number {
+  const shown = filterTreeLines(lines, "", "default");
+  const asked = selectedId === undefined ? -1 : shown.findIndex((line) => line.id === selectedId);
+  if (asked >= 0) return asked;
+  const leaf = lines.findIndex((line) => line.leaf);
+  if (leaf < 0) return 0;
+  const upToLeaf = new Set(lines.slice(0, leaf + 1).filter((line) => line.active));
+  return Math.max(
+    0,
+    shown.findLastIndex((line) => upToLeaf.has(line)),
+  );
+}
+
 /** Props of {@link TreeView}. */
 export interface TreeViewProps {
   lines: readonly TreeLine[];
@@ -56,12 +74,7 @@ export function TreeView({
   const nav = useRef<TreeNavigation>({
     query: "",
     filter: "default",
-    cursor: Math.max(
-      0,
-      filterTreeLines(lines, "", "default").findIndex((line) =>
-        initialSelectedId === undefined ? line.leaf : line.id === initialSelectedId,
-      ),
-    ),
+    cursor: initialCursor(lines, initialSelectedId),
     chosen: undefined,
     labeling: undefined,
   });
