@@ -4,7 +4,13 @@ export {
   isConnectionError,
   SessionLeaseLostError,
 } from "./errors.js";
-export { applyMigrations, MIGRATIONS, type Migration } from "./migrations.js";
+export {
+  applyMigrations,
+  MIGRATIONS,
+  type Migration,
+  type MigrationSet,
+  runMigrations,
+} from "./migrations.js";
 export { type PostgresStoreOptions, postgresStoreOptionsSchema } from "./options.js";
 export { PostgresSessionStore } from "./postgres-session-store.js";
 export { PostgresSessionStorage, type StorageContext } from "./postgres-storage.js";

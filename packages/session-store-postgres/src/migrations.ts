@@ -78,28 +78,60 @@ const MIGRATION_LOCK = 0x6172626f722d7373n;
  * migration runs once; each runs in its own transaction with its record.
  * @returns the versions this call applied
  */
-export async function applyMigrations(pool: pg.Pool, schema: string): Promise<number[]> {
+export function applyMigrations(pool: pg.Pool, schema: string): Promise<number[]> {
+  return runMigrations(pool, schema, {
+    table: "migrations",
+    lock: MIGRATION_LOCK,
+    migrations: MIGRATIONS,
+  });
+}
+
+/** A set of migrations kept in a table of its own: the store's, or an app's beside it. */
+export interface MigrationSet {
+  /** The table (in the schema) that records the applied versions; a plain identifier. */
+  table: string;
+  /** The advisory lock key instances applying this set queue on; one per set. */
+  lock: bigint;
+  /** Oldest first. */
+  migrations: readonly Migration[];
+}
+
+/**
+ * Applies the versions of `set` not yet recorded in its table, in order. Instances starting
+ * at once queue on the set's advisory lock (held on one pooled connection for these few
+ * statements, then released), so each migration runs once, in its own transaction with its
+ * record. Apps that keep tables beside the store's (the server's runs and keys) use it too.
+ * @returns the versions this call applied
+ */
+export async function runMigrations(
+  pool: pg.Pool,
+  schema: string,
+  set: MigrationSet,
+): Promise<number[]> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(set.table)) {
+    throw new TypeError(`migration table "${set.table}" is not a plain identifier`);
+  }
   const client = await pool.connect();
   const applied: number[] = [];
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
+    await client.query("SELECT pg_advisory_lock($1)", [set.lock.toString()]);
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.migrations (
+        `CREATE TABLE IF NOT EXISTS ${schema}.${set.table} (
            version integer PRIMARY KEY, name text NOT NULL,
            applied_at timestamptz NOT NULL DEFAULT now())`,
       );
       const { rows } = await client.query<{ version: number }>(
-        `SELECT version FROM ${schema}.migrations`,
+        `SELECT version FROM ${schema}.${set.table}`,
       );
       const done = new Set(rows.map((row) => row.version));
-      for (const migration of MIGRATIONS) {
+      for (const migration of set.migrations) {
         if (done.has(migration.version)) continue;
         await client.query("BEGIN");
         try {
           await client.query(migration.sql(schema));
-          await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+          await client.query(`INSERT INTO ${schema}.${set.table} (version, name) VALUES ($1, $2)`, [
             migration.version,
             migration.name,
           ]);
@@ -111,7 +143,7 @@ export async function applyMigrations(pool: pg.Pool, schema: string): Promise<nu
         applied.push(migration.version);
       }
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]);
+      await client.query("SELECT pg_advisory_unlock($1)", [set.lock.toString()]);
     }
   } finally {
     client.release();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, type PostgresSessionStore } from "../src/index.js";
+import { MIGRATIONS, type PostgresSessionStore, runMigrations } from "../src/index.js";
 import { freshSchema, pgInfo, storeOn } from "./helpers/stores.js";
 
 describe.skipIf(!pgInfo)("schema migrations", () => {
@@ -22,6 +22,33 @@ describe.skipIf(!pgInfo)("schema migrations", () => {
     const session = await fourth.create({ cwd: "/m" });
     await session.close();
     expect((await sixth.list()).sessions.map((s) => s.id)).toEqual([session.id]);
+  });
+
+  it("runs an app's own set beside the store's, once, in its own table", async () => {
+    const store = await storeOn();
+    stores.push(store);
+    const schema = freshSchema("app");
+    const set = {
+      table: "app_migrations",
+      lock: 0x6170702d74657374n,
+      migrations: [
+        { version: 1, name: "notes", sql: (s: string) => `CREATE TABLE ${s}.notes (id int)` },
+        { version: 2, name: "more", sql: (s: string) => `ALTER TABLE ${s}.notes ADD x int` },
+      ],
+    };
+    const applied = await Promise.all(
+      Array.from({ length: 3 }, () => runMigrations(store.pool, `"${schema}"`, set)),
+    );
+    expect(applied.flat().sort()).toEqual([1, 2]);
+    const { rows } = await store.pool.query(
+      `SELECT version FROM "${schema}".app_migrations ORDER BY version`,
+    );
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    for (const table of ["x; DROP TABLE y", "Migrations", "a.b", ""]) {
+      await expect(runMigrations(store.pool, `"${schema}"`, { ...set, table })).rejects.toThrow(
+        "not a plain identifier",
+      );
+    }
   });
 
   it("rejects bad options with a typed error naming the field", async () => {

@@ -1,11 +1,5 @@
+import { type Migration, runMigrations } from "@arbor/session-store-postgres";
 import type pg from "pg";
-
-/** One step of the server's tables, applied once, in order, recorded in `<schema>.server_migrations`. */
-export interface ServerMigration {
-  version: number;
-  name: string;
-  sql: (schema: string) => string;
-}
 
 /**
  * The server's own tables: tenants, API keys, runs and their events. They live beside the
@@ -13,7 +7,7 @@ export interface ServerMigration {
  * the HTTP server, not of a session store, so the server owns and versions them.
  * Never edit one that shipped: add the next.
  */
-export const SERVER_MIGRATIONS: readonly ServerMigration[] = [
+export const SERVER_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "tenants, api keys, runs and run events",
@@ -96,48 +90,14 @@ export const SERVER_MIGRATIONS: readonly ServerMigration[] = [
 const SERVER_MIGRATION_LOCK = 0x6172626f722d7376n;
 
 /**
- * Brings the server's tables up to date. Instances starting at once queue on an advisory
- * lock (taken on one pooled connection for the few statements, then released), so each
- * migration runs once, in its own transaction with its record.
+ * Brings the server's tables up to date, through the store's migration runner with a table
+ * and a lock of the server's own: instances starting at once queue, each migration runs once.
  * @returns the versions this call applied
  */
-export async function applyServerMigrations(pool: pg.Pool, schema: string): Promise<number[]> {
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [SERVER_MIGRATION_LOCK.toString()]);
-    try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.server_migrations (
-           version integer PRIMARY KEY, name text NOT NULL,
-           applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const { rows } = await client.query<{ version: number }>(
-        `SELECT version FROM ${schema}.server_migrations`,
-      );
-      const done = new Set(rows.map((row) => row.version));
-      for (const migration of SERVER_MIGRATIONS) {
-        if (done.has(migration.version)) continue;
-        await client.query("BEGIN");
-        try {
-          await client.query(migration.sql(schema));
-          await client.query(
-            `INSERT INTO ${schema}.server_migrations (version, name) VALUES ($1, $2)`,
-            [migration.version, migration.name],
-          );
-          await client.query("COMMIT");
-        } catch (error) {
-          await client.query("ROLLBACK");
-          throw error;
-        }
-        applied.push(migration.version);
-      }
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [SERVER_MIGRATION_LOCK.toString()]);
-    }
-  } finally {
-    client.release();
-  }
-  return applied;
+export function applyServerMigrations(pool: pg.Pool, schema: string): Promise<number[]> {
+  return runMigrations(pool, schema, {
+    table: "server_migrations",
+    lock: SERVER_MIGRATION_LOCK,
+    migrations: SERVER_MIGRATIONS,
+  });
 }
