@@ -1,7 +1,7 @@
 import { type AgentDefinition, AgentHost } from "@arbor/orchestration";
 import type { Session } from "@arbor/session-store";
 import type { AppDeps } from "../app-deps.js";
-import { ApiError } from "../errors/index.js";
+import { ApiError, runInProgress } from "../errors/index.js";
 
 /** Runs `use` on the tenant's session opened read-only, and closes it. */
 export async function readSession<T>(
@@ -22,11 +22,7 @@ export async function readSession<T>(
 export async function assertIdle(deps: AppDeps, tenantId: string, id: string): Promise<void> {
   const runId = await deps.runs.activeRunOf(id, tenantId);
   if (runId !== undefined) {
-    throw new ApiError(
-      409,
-      "session_busy",
-      `session "${id}" has a run in progress: ${runId}; wait for it or stop it`,
-    );
+    throw runInProgress(id, runId, "change");
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type AgentDefinition, AgentHost, type AgentHostOptions } from "@arbor/orchestration";
 import { SessionLockedError, type SessionStore } from "@arbor/session-store";
 import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
-import { ApiError, toApiError } from "../errors/index.js";
+import { ApiError, runInProgress, sessionHeld, toApiError } from "../errors/index.js";
 import { driveRun, type RunExtensions } from "../extensions/run-extensions.js";
 import type { ServerExtensions } from "../extensions/server-extensions.js";
 import type { UiAnswer } from "../extensions/ui-answer.js";
@@ -130,19 +130,11 @@ export class RunService implements RunControl {
     // queued in one step, so two requests at once never both start.
     const held = this.held.get(request.sessionId);
     if (held !== undefined) {
-      throw new ApiError(
-        409,
-        "session_busy",
-        `session "${request.sessionId}" is busy with ${held}; try again when it ends`,
-      );
+      throw sessionHeld(request.sessionId, held);
     }
     const busy = this.active.get(request.sessionId);
     if (busy && request.ifBusy === "reject") {
-      throw new ApiError(
-        409,
-        "session_busy",
-        `session "${request.sessionId}" has a run in progress: ${busy.record.id}; stop it, or send ifBusy "enqueue" or "interrupt"`,
-      );
+      throw runInProgress(request.sessionId, busy.record.id, "run");
     }
     const record: RunRecord = {
       id: newRunId(),
@@ -221,19 +213,11 @@ export class RunService implements RunControl {
   ): Promise<T> {
     const runId = this.localRunOf(sessionId, tenantId);
     if (runId !== undefined) {
-      throw new ApiError(
-        409,
-        "session_busy",
-        `session "${sessionId}" has a run in progress: ${runId}; wait for it or stop it`,
-      );
+      throw runInProgress(sessionId, runId, "change");
     }
     const held = this.held.get(sessionId);
     if (held !== undefined) {
-      throw new ApiError(
-        409,
-        "session_busy",
-        `session "${sessionId}" is busy with ${held}; try again when it ends`,
-      );
+      throw sessionHeld(sessionId, held);
     }
     this.held.set(sessionId, what);
     try {

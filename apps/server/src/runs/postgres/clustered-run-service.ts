@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ImagePart } from "@arbor/providers";
-import { ApiError } from "../../errors/index.js";
+import { ApiError, runInProgress } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
 import type { RunControl } from "../run-control.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
@@ -163,11 +163,7 @@ export class ClusteredRunService implements RunControl {
   ): Promise<T> {
     const runId = await this.ledger.activeRunOf(sessionId, tenantId);
     if (runId !== undefined) {
-      throw new ApiError(
-        409,
-        "session_busy",
-        `session "${sessionId}" has a run in progress: ${runId}; wait for it or stop it`,
-      );
+      throw runInProgress(sessionId, runId, "change");
     }
     return this.local.holding(sessionId, tenantId, what, work);
   }

@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors/index.js";
+import { runInProgress } from "../../errors/index.js";
 import type { RunRecord } from "../run-record.js";
 import type { IfBusy } from "../run-request.js";
 import { CHANNELS, type ClusterDb, type StatementRunner } from "./cluster-db.js";
@@ -79,11 +79,7 @@ export class RunLedger {
         );
         const running = active.find((run) => run.status === "running") ?? active[0];
         if (running && ifBusy === "reject") {
-          throw new ApiError(
-            409,
-            "session_busy",
-            `session "${record.sessionId}" has a run in progress: ${running.id}; stop it, or send ifBusy "enqueue" or "interrupt"`,
-          );
+          throw runInProgress(record.sessionId, running.id, "run");
         }
         const first = running && ifBusy === "interrupt";
         if (!running && claimHere) {
