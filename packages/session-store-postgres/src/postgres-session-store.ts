@@ -18,9 +18,9 @@ import {
   SessionLockedError,
   SessionNotFoundError,
   type SessionPage,
-  SPARE_COPY_SUFFIX,
   type SessionStore,
   SessionStoreError,
+  SPARE_COPY_SUFFIX,
   type StoredSessionInfo,
 } from "@arbor/session-store";
 import pg from "pg";

@@ -8,7 +8,6 @@ import {
 import type pg from "pg";
 import { runAppend } from "./append-statement.js";
 import { batchRows } from "./batch-rows.js";
-import { assembleChunks } from "./read-chunks.js";
 import {
   DatabaseUnavailableError,
   DuplicateEntryError,
@@ -23,6 +22,7 @@ import {
   releaseLease,
   renewLease,
 } from "./lease.js";
+import { assembleChunks } from "./read-chunks.js";
 import { inTenantScope, type Queryable, setTenant } from "./tenant-scope.js";
 
 /** What a storage shares with its store: the pool, the schema and the policies. */
@@ -356,4 +356,3 @@ export class PostgresSessionStorage implements SessionStorage {
     return error;
   }
 }
-

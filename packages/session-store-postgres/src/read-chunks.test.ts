@@ -17,15 +17,30 @@ describe("assembleChunks", () => {
   });
 
   it("leaves out chunks with no entries (a range emptied by nothing stored there)", () => {
-    expect(assembleChunks([[-1, "h", null], [0, null, null], [1, "x", "300"]])?.content).toBe(
-      "h\nx\n",
-    );
+    expect(
+      assembleChunks([
+        [-1, "h", null],
+        [0, null, null],
+        [1, "x", "300"],
+      ])?.content,
+    ).toBe("h\nx\n");
   });
 
   it("says a chunk came out of order when its sequence numbers do not strictly increase", () => {
     for (const seqs of ["2,1", "1,1", "1,3,2", "5,x", "1,,2"]) {
-      expect(assembleChunks([[-1, "h", null], [0, "a\nb", seqs]])?.ordered, seqs).toBe(false);
+      expect(
+        assembleChunks([
+          [-1, "h", null],
+          [0, "a\nb", seqs],
+        ])?.ordered,
+        seqs,
+      ).toBe(false);
     }
-    expect(assembleChunks([[-1, "h", null], [0, "a\nb\nc", "1,7,300"]])?.ordered).toBe(true);
+    expect(
+      assembleChunks([
+        [-1, "h", null],
+        [0, "a\nb\nc", "1,7,300"],
+      ])?.ordered,
+    ).toBe(true);
   });
 });

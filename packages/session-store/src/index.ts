@@ -43,12 +43,12 @@ export {
   openSessionFile,
 } from "./open.js";
 export { Session } from "./session.js";
-export { isSpareCopyId, SPARE_COPY_SUFFIX, spareCopyId } from "./spare-copy.js";
 export {
   type OpenStorageOptions,
   type SessionSeams,
   sessionFileName,
 } from "./session-options.js";
+export { isSpareCopyId, SPARE_COPY_SUFFIX, spareCopyId } from "./spare-copy.js";
 export type { StaleLockPolicy } from "./storage/file-lock.js";
 export {
   FileSessionStorage,
