@@ -7,6 +7,13 @@ export const CHILD_SESSION_CUSTOM_TYPE = "arbor.orchestration.child";
 /** The custom entry a child session starts with: who started it, and where it sits in the run. */
 export const ANCESTRY_CUSTOM_TYPE = "arbor.orchestration.ancestry";
 
+/**
+ * The hidden custom message the root session gets when another agent of the run (a router's
+ * destination, a handoff) gave the final answer: the answer the user got, so the root agent
+ * sees it on the next prompt of the session. `details` name the agent and its session.
+ */
+export const FINAL_ANSWER_CUSTOM_TYPE = "arbor.orchestration.answer";
+
 /** What a child run is to its parent. */
 export const childRoleSchema = z.enum(["advisor", "destination", "handoff", "subagent"]);
 /** What a child run is to its parent. */

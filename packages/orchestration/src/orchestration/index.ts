@@ -18,6 +18,7 @@ export {
   childOutcomeSchema,
   childRoleSchema,
   childSessionEntrySchema,
+  FINAL_ANSWER_CUSTOM_TYPE,
 } from "./child-records.js";
 export {
   INTERRUPTED_CHILD_MESSAGE,

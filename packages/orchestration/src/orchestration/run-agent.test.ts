@@ -8,7 +8,11 @@ import {
 } from "../../test/orchestration-fixtures.js";
 import { defineAgent } from "../definition/index.js";
 import type { AgentNode } from "./agent-tree.js";
-import { ANCESTRY_CUSTOM_TYPE, CHILD_SESSION_CUSTOM_TYPE } from "./child-records.js";
+import {
+  ANCESTRY_CUSTOM_TYPE,
+  CHILD_SESSION_CUSTOM_TYPE,
+  FINAL_ANSWER_CUSTOM_TYPE,
+} from "./child-records.js";
 import { loadAgentTree } from "./load-agent-tree.js";
 import { type OrchestrationEvent, orchestrationEventSchema } from "./orchestration-events.js";
 import { orchestrationResultSchema } from "./orchestration-result.js";
@@ -81,6 +85,60 @@ describe("runAgent", () => {
       },
     ]);
     expect(child.getHeader().parentSession).toBe(root.location);
+  });
+
+  it("keeps a destination's final answer in the root session, so the router sees it on the next prompt", async () => {
+    const folder = await agentFolder({
+      "desk.md": agentFile({
+        models: "[scripted/desk]",
+        router: "{ destinations: [./billing.md] }",
+      }),
+      "billing.md": agentFile({ models: "[scripted/billing]" }),
+    });
+    cleanups.push(folder.remove);
+    const { models, model, store } = scriptedModels({
+      desk: [
+        call("router__handoff-to", { agent: "billing" }),
+        "You were refunded, as billing said.",
+      ],
+      billing: ["Refund of 12 EUR sent on 3 May."],
+    });
+    const tree = await loadAgentTree(folder.path("desk.md"));
+    const first = await runAgent(tree, "Where is my refund?", { store, models }).result;
+    expect(first.finalAgent).toBe("desk:billing");
+    const root = await store.open(first.session.id, { readOnly: true });
+    const answers = root
+      .getEntries()
+      .filter(
+        (e) => isEntryOfType(e, "custom_message") && e.customType === FINAL_ANSWER_CUSTOM_TYPE,
+      );
+    expect(answers).toMatchObject([
+      {
+        display: false,
+        content: expect.stringContaining("Refund of 12 EUR sent on 3 May."),
+        details: { agent: "desk:billing", session: first.finalSession.id },
+      },
+    ]);
+    await root.close();
+    // The next prompt on the same session: the router's request carries the answer.
+    const second = await runAgent(tree, "When was it sent?", {
+      store,
+      models,
+      sessionId: first.session.id,
+    }).result;
+    expect(second.finalAgent).toBe("desk");
+    const sent = JSON.stringify(model("desk").requests.at(-1)?.messages);
+    expect(sent).toContain("Refund of 12 EUR sent on 3 May.");
+    // An answer of the root itself is not recorded twice.
+    const again = await store.open(first.session.id, { readOnly: true });
+    expect(
+      again
+        .getEntries()
+        .filter(
+          (e) => isEntryOfType(e, "custom_message") && e.customType === FINAL_ANSWER_CUSTOM_TYPE,
+        ),
+    ).toHaveLength(1);
+    await again.close();
   });
 
   it("rolls the children's tokens and cost up into the result and keeps each child's own", async () => {

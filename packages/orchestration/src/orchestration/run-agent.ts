@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { FileSessionStore } from "@arbor/session-store";
+import { FileSessionStore, type Session } from "@arbor/session-store";
 import { openTraceSpan } from "@arbor/turn-runner";
 import type { AgentDefinition } from "../definition/index.js";
 import { agentIdentity, openAgentPlace } from "./agent-place.js";
 import { runPlace } from "./agent-run.js";
 import { type AgentNode, hasOrchestration } from "./agent-tree.js";
+import { FINAL_ANSWER_CUSTOM_TYPE } from "./child-records.js";
 import { runChild } from "./child-run.js";
 import { EventChannel } from "./event-channel.js";
 import { recordInterruptedChildren } from "./interrupted-children.js";
 import { resolveAgentTree } from "./load-agent-tree.js";
-import type { OrchestrationContext } from "./orchestration-context.js";
+import type { AgentOutcome, OrchestrationContext } from "./orchestration-context.js";
 import type { OrchestrationEvent } from "./orchestration-events.js";
 import type { OrchestrationResult } from "./orchestration-result.js";
 import {
@@ -193,6 +194,7 @@ async function orchestrateFrom(
     }
     const outcome = await runPlace(context, place, prompt, prompt);
     while (place.running.size > 0) await Promise.allSettled([...place.running]);
+    await recordFinalAnswer(session, outcome);
     const own = outcome.own ?? notRunResult("aborted", "the root agent did not run", session);
     const children = context.children.map((child) => ({ ...child, usage: { ...child.usage } }));
     const result = {
@@ -213,4 +215,19 @@ async function orchestrateFrom(
   } finally {
     await place.host.close();
   }
+}
+
+/**
+ * When another agent gave the final answer, the root session keeps it as a hidden custom
+ * message, so the root agent knows on the session's next prompt what the user was told.
+ */
+async function recordFinalAnswer(session: Session, outcome: AgentOutcome): Promise<void> {
+  if (outcome.finalSession.id === session.id || !outcome.result.success) return;
+  if (outcome.response.trim() === "") return;
+  await session.appendCustomMessageEntry(
+    FINAL_ANSWER_CUSTOM_TYPE,
+    `The answer ${outcome.finalAgent} gave to the request above:\n\n${outcome.response}`,
+    false,
+    { agent: outcome.finalAgent, session: outcome.finalSession.id },
+  );
 }
