@@ -3,7 +3,8 @@
  * and `/todos` to show it. The list lives in the session as `todo` custom entries (never
  * sent to the model), one per change holding the whole list, so it follows the branch:
  * after navigating back, the list is what it was at that point. `/todos` shows the list in
- * the transcript as a `todo-list` message drawn by this extension's renderer (checkboxes);
+ * the transcript as a `todo-list` message drawn by this extension's renderer (checkboxes;
+ * an HTML list in the HTML export);
  * it is display-only (`deliverAs: "nextTurn"` keeps it out of any running turn).
  *
  * Load it with `arbor --extension examples/extensions/todo-list.ts`.
@@ -68,8 +69,12 @@ export default function todoList(arbor: ExtensionAPI): void {
   arbor.registerMessageRenderer(TODO_MESSAGE, (message, options) => {
     const todos = (message.details as { todos?: Todo[] } | undefined)?.todos ?? [];
     const open = todos.filter((todo) => !todo.done).length;
+    const heading = `Todo (${open} open of ${todos.length})`;
+    // The HTML export gets a list with checkboxes drawn as text; the items are the user's
+    // words, so they are escaped (the page also keeps only safe markup).
+    if (options.target === "html") return { html: todoHtml(heading, todos) };
     const lines = formatTodos(todos).map((line) => line.slice(0, options.width));
-    return [`Todo (${open} open of ${todos.length})`, ...lines];
+    return [heading, ...lines];
   });
 }
 
@@ -87,4 +92,13 @@ export function currentTodos(session: ReadonlySessionView): Todo[] {
 /** `1. [x] text` lines. */
 export function formatTodos(todos: readonly Todo[]): string[] {
   return todos.map((todo, index) => `${index + 1}. [${todo.done ? "x" : " "}] ${todo.text}`);
+}
+
+/** The list as HTML for the export: a heading and an ordered list, the texts escaped. */
+export function todoHtml(heading: string, todos: readonly Todo[]): string {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const items = todos
+    .map((todo) => `<li>${todo.done ? "☑" : "☐"} ${escape(todo.text)}</li>`)
+    .join("");
+  return `<p><strong>${escape(heading)}</strong></p><ol>${items}</ol>`;
 }

@@ -49,7 +49,7 @@ describe("the HTML export over the server", { timeout: 30_000 }, () => {
     expect(res.headers.get("content-type")).toContain("text/html");
     const { rendered } = pageData(await res.text());
     expect(rendered[shown]).toEqual({
-      text: "Todo (1 open of 2)\n1. [x] write the tests\n2. [ ] ship <it>",
+      html: "<p><strong>Todo (1 open of 2)</strong></p><ol><li>☑ write the tests</li><li>☐ ship &#60;it&#62;</li></ol>",
       by: "todo-list.ts",
     });
     // display:false messages are never rendered.

@@ -204,11 +204,30 @@ describe("todo-list", () => {
       lines: ["Todo (1 open of 2)", "1. [x] write the tests", "2. [ ] ship it"],
       extensionName: "todo-list",
     });
+    // The HTML export gets a list, the user's words escaped.
+    await host.runCommand("todo", "add <script>alert(1)</script> & more");
+    await host.runCommand("todos");
+    const last = host.session.getBranch().findLast((e) => isEntryOfType(e, "custom_message"));
+    if (!last || !isEntryOfType(last, "custom_message")) throw new Error("no list shown");
+    expect(
+      runner.renderForExport({
+        customType: last.customType,
+        content: last.content,
+        display: last.display,
+        details: last.details,
+      }),
+    ).toEqual({
+      html:
+        "<p><strong>Todo (2 open of 3)</strong></p><ol><li>☑ write the tests</li><li>☐ ship it</li>" +
+        "<li>☐ &#60;script&#62;alert(1)&#60;/script&#62; &#38; more</li></ol>",
+      by: "todo-list",
+    });
     expect(ui?.notifications.map((n) => `${n.level}:${n.message}`)).toEqual([
       "info:1 open of 1",
       "info:2 open of 2",
       "info:1 open of 2",
       "warning:There is no item 7",
+      "info:2 open of 3",
     ]);
     expect(errors).toEqual([]);
     await host.close();
