@@ -96,9 +96,9 @@ export function formatTodos(todos: readonly Todo[]): string[] {
 
 /** The list as HTML for the export: a heading and an ordered list, the texts escaped. */
 export function todoHtml(heading: string, todos: readonly Todo[]): string {
-  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escaped = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const items = todos
-    .map((todo) => `<li>${todo.done ? "☑" : "☐"} ${escape(todo.text)}</li>`)
+    .map((todo) => `<li>${todo.done ? "☑" : "☐"} ${escaped(todo.text)}</li>`)
     .join("");
-  return `<p><strong>${escape(heading)}</strong></p><ol>${items}</ol>`;
+  return `<p><strong>${escaped(heading)}</strong></p><ol>${items}</ol>`;
 }
