@@ -25,7 +25,7 @@ const SESSION = "11111111-2222-4333-8444-555555555555";
 const line = (fields: object) =>
   JSON.stringify({
     sessionId: SESSION,
-    cwd: "/work/demo",
+    cwd: "/home/demo",
     version: "2.1.0",
     timestamp: "2026-01-01T10:00:00.000Z",
     ...fields,
@@ -109,7 +109,7 @@ async function codexRollout(dir: string): Promise<void> {
         type: "session_meta",
         payload: {
           id: "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee",
-          cwd: "/work/other",
+          cwd: "/home/other",
           cli_version: "0.50.0",
         },
       },

@@ -34,7 +34,7 @@ async function opencodeDatabase(path: string): Promise<void> {
       time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
     CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
       time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-    INSERT INTO session VALUES ('ses_1', 'p', NULL, 's', '/work/demo', 'Count the files', '1.2.0', 1000, 2000);
+    INSERT INTO session VALUES ('ses_1', 'p', NULL, 's', '/home/demo', 'Count the files', '1.2.0', 1000, 2000);
   `);
   const rows: [string, string, string, object][] = [
     ["message", "msg_1", "ses_1", { role: "user", time: { created: 1000 } }],

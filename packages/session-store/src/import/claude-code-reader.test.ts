@@ -10,7 +10,7 @@ describe("readClaudeCodeFile on a file with every line type", () => {
     const [main] = await readClaudeCodeFile(file);
     expect(main?.header).toMatchObject({
       id: "claude-code-6a3c1f0e-0000-4000-8000-000000000001",
-      cwd: "/work/demo",
+      cwd: "/home/demo",
       timestamp: "2025-10-01T10:00:01.000Z",
       importedFrom: {
         tool: "claude-code",

@@ -11,7 +11,7 @@ describe("readCodexFile on a rollout with every line type", () => {
     expect(log.header).toMatchObject({
       id: "codex-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
       timestamp: "2025-10-02T09:00:00.000Z",
-      cwd: "/work/demo",
+      cwd: "/home/demo",
       parentSession: "codex-0199a1b2-0000-7000-8000-000000000000",
       importedFrom: {
         tool: "codex",
@@ -61,7 +61,7 @@ describe("readCodexFile on a rollout with every line type", () => {
         type: "toolCall",
         id: "call_ls",
         name: "shell",
-        arguments: { command: ["bash", "-lc", "ls"], workdir: "/work/demo" },
+        arguments: { command: ["bash", "-lc", "ls"], workdir: "/home/demo" },
       },
     ]);
     expect(first).toMatchObject({

@@ -23,7 +23,7 @@ describe("exportMarkdown", () => {
 
       - Session: \`claude-code-6a3c1f0e-0000-4000-8000-000000000001\`
       - Started: 2025-10-01T10:00:01.000Z
-      - Folder: \`/work/demo\`
+      - Folder: \`/home/demo\`
       - Imported from claude-code: \`<file>\`
 
       ### User
@@ -46,7 +46,7 @@ describe("exportMarkdown", () => {
 
       \`\`\`json
       {
-        "file_path": "/work/demo/tsconfig.json"
+        "file_path": "/home/demo/tsconfig.json"
       }
       \`\`\`
 

@@ -123,7 +123,7 @@ type Json = Record<string, unknown>;
 export async function databaseFromStorageFixture(db: TestDatabase): Promise<void> {
   const root = importFixture("generated", "opencode-storage");
   db.run(
-    "INSERT INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES ('proj_9', '/work/demo', 1, 1, '[]')",
+    "INSERT INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES ('proj_9', '/home/demo', 1, 1, '[]')",
   );
   for (const project of await readdir(join(root, "session"))) {
     for (const file of await readdir(join(root, "session", project))) {

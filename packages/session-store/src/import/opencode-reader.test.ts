@@ -14,7 +14,7 @@ describe("readOpencodeStorage on a storage folder", () => {
       "opencode-ses_5f0a1b2c4ffeABCDEF654321",
     ]);
     expect(logs[0]?.header).toMatchObject({
-      cwd: "/work/demo",
+      cwd: "/home/demo",
       title: "Fix the flaky test",
       importedFrom: {
         tool: "opencode",

@@ -25,7 +25,7 @@ const line = (n: number) =>
     uuid: `u${n}`,
     parentUuid: n === 1 ? null : `u${n - 1}`,
     sessionId: "s-spare",
-    cwd: "/work/spare",
+    cwd: "/home/spare",
     timestamp: new Date(Date.UTC(2025, 9, 1, 10, 0, n)).toISOString(),
     type: "user",
     message: { role: "user", content: `question ${n}` },

@@ -93,7 +93,7 @@ export function sessionStorageContract(
 
     it("creates a session with a header and reopens it with the same entries and leaf", async () => {
       const storage = await factory.fresh();
-      const session = await open(storage, { create: true, cwd: "/work" });
+      const session = await open(storage, { create: true, cwd: "/home/project" });
       const a = await session.appendMessage(user("hello"));
       const b = await session.appendMessage(assistant("hi"));
       expect(session.getLeafId()).toBe(b);
@@ -102,7 +102,7 @@ export function sessionStorageContract(
       await session.close();
 
       const again = await open(await factory.same(storage));
-      expect(again.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/work" });
+      expect(again.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/home/project" });
       expect(again.getEntries().map((e) => e.id)).toEqual([a, b]);
       expect(again.getLeafId()).toBe(b);
       expect(again.buildSessionContext().model).toEqual({

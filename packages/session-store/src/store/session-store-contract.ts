@@ -125,7 +125,7 @@ export function sessionStoreContract(
     it("round-trip", "creates, appends, closes and reopens a session by id", async () => {
       const store = current();
       const now = clock();
-      const session = await store.create({ cwd: "/work", now });
+      const session = await store.create({ cwd: "/home/project", now });
       const a = await session.appendMessage(user("hello"));
       const b = await session.appendMessage(assistant("hi"));
       await session.branch(a);
@@ -133,7 +133,7 @@ export function sessionStoreContract(
       await session.close();
       const again = await store.open(session.id, { now });
       assert.equal(again.id, session.id);
-      assert.equal(again.getHeader().cwd, "/work");
+      assert.equal(again.getHeader().cwd, "/home/project");
       assert.deepEqual(again.getEntries(), session.getEntries());
       assert.deepEqual(
         again.getEntries().map((e) => e.id),
