@@ -102,7 +102,11 @@ export function sessionStorageContract(
       await session.close();
 
       const again = await open(await factory.same(storage));
-      expect(again.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/home/project" });
+      expect(again.getHeader()).toMatchObject({
+        type: "session",
+        version: 3,
+        cwd: "/home/project",
+      });
       expect(again.getEntries().map((e) => e.id)).toEqual([a, b]);
       expect(again.getLeafId()).toBe(b);
       expect(again.buildSessionContext().model).toEqual({
