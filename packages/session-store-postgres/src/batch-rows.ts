@@ -1,5 +1,6 @@
 import {
   type AgentMessage,
+  activityTimeFromLineEnd,
   activityTimeOf,
   DEFAULT_TITLE_LENGTH,
   messageText,
@@ -66,11 +67,14 @@ function readHead(line: string): LineHead {
  * Splits lines (whole JSON entries, as a session hands them to its storage) into the
  * columns of the entries table, and the facts the sessions row keeps in step.
  * @param opId - the operation id; line `i` is stored under `<opId>#<i>`
+ * @param options.firstUserKnown - the session's row has its first user message already, so
+ * the batch's is not looked for (the row keeps the first one anyway)
  */
 export function batchRows(
   lines: readonly string[],
   opId: string,
   titleLength = DEFAULT_TITLE_LENGTH,
+  options: { firstUserKnown?: boolean } = {},
 ): BatchRows {
   const rows: BatchRows = {
     entryIds: [],
@@ -101,10 +105,17 @@ export function batchRows(
     if (type !== "message") continue;
     const role = messageRole.exec(line)?.[1];
     if (role !== undefined && role !== "user" && role !== "assistant") continue;
-    const value = JSON.parse(line) as { message?: AgentMessage };
-    const at = activityTimeOf(value);
+    const wantsFirstUser =
+      !options.firstUserKnown && rows.firstUserMessage === null && role !== "assistant";
+    // Most lines end with the message's timestamp: read it there, and parse only when needed.
+    const fromEnd = role === undefined ? undefined : activityTimeFromLineEnd(line);
+    const value =
+      fromEnd === undefined || wantsFirstUser
+        ? (JSON.parse(line) as { message?: AgentMessage })
+        : undefined;
+    const at = fromEnd ?? activityTimeOf(value);
     if (at !== undefined && !(at <= rows.newest)) rows.newest = at;
-    if (rows.firstUserMessage === null && value.message?.role === "user") {
+    if (wantsFirstUser && value?.message?.role === "user") {
       const text = messageText(value.message).trim();
       if (text) {
         rows.firstUserMessage = text.slice(0, 2000);

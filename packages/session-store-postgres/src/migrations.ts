@@ -1,5 +1,9 @@
 import type pg from "pg";
-import { appendFunctionSql } from "./append-function.js";
+import {
+  appendFunctionSql,
+  appendOneFunctionSql,
+  entriesWithoutForeignKeySql,
+} from "./append-function.js";
 import { tenantPoliciesSql } from "./row-level-security.js";
 
 /** One step of the schema, applied once, in order, recorded in `<schema>.migrations`. */
@@ -67,6 +71,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: "tenant policies",
     sql: tenantPoliciesSql,
+  },
+  {
+    version: 4,
+    name: "one-entry append, entries deleted with their session by a trigger",
+    sql: (s) => `${appendOneFunctionSql(s)};\n${entriesWithoutForeignKeySql(s)}`,
   },
 ];
 

@@ -62,6 +62,8 @@ export class PostgresSessionStorage implements SessionStorage {
   private lost: SessionStoreError | undefined;
   private queue: Pending[] = [];
   private draining = false;
+  /** Whether the session's row has its first user message (then batches need not look). */
+  private firstUserKnown = false;
 
   constructor(
     private readonly context: StorageContext,
@@ -189,6 +191,7 @@ export class PostgresSessionStorage implements SessionStorage {
         ],
       );
       if (!rowCount) throw this.loseLease("taken over or deleted before a rewrite");
+      this.firstUserKnown = false;
       await client.query(`DELETE FROM ${this.context.schema}.entries WHERE session_id = $1`, [
         this.sessionId,
       ]);
@@ -309,6 +312,7 @@ export class PostgresSessionStorage implements SessionStorage {
       tagged.map((t) => t.line),
       "",
       this.context.titleLength,
+      { firstUserKnown: this.firstUserKnown },
     );
     rows.opIds = tagged.filter((t) => t.line !== "").map((t) => t.op);
     const fence = {
@@ -322,6 +326,7 @@ export class PostgresSessionStorage implements SessionStorage {
       ? (await runAppend(client, this.context.schema, fence, rows)).held
       : await this.context.appender.submit(fence, rows);
     if (!held) throw this.loseLease("another writer took it over, or the session was deleted");
+    if (rows.firstUserMessage !== null) this.firstUserKnown = true;
   }
 
   /** Retries an idempotent write while the connection is what fails, up to `retryForMs`. */

@@ -117,6 +117,12 @@ describe.skipIf(!pgInfo)("row-level security", () => {
     expect(again.buildSessionContext().messages.map((m) => m.content)).toEqual(["first", "second"]);
     await again.close();
     await store.delete(forked.id, { tenant: "acme" });
+    // The trigger deleting a session's entries runs within the tenant too: none are left.
+    const { rows: left } = await admin.query(
+      `SELECT count(*)::int AS n FROM "${schema}".entries WHERE session_id = $1`,
+      [forked.id],
+    );
+    expect(left[0]?.n).toBe(0);
     expect(await store.prune({ olderThan: new Date("2000-01-01"), tenant: "acme" })).toBe(0);
     expect((await store.list({ tenant: "acme" })).sessions).toHaveLength(2);
   });

@@ -1,4 +1,4 @@
-export { activityTimeOf } from "./activity-time.js";
+export { activityTimeFromLineEnd, activityTimeOf } from "./activity-time.js";
 export * from "./compaction/index.js";
 export {
   DuplicateEntryIdError,
