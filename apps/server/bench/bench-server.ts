@@ -14,7 +14,12 @@ export interface BenchServer {
   key: string;
   tenantId: string;
   providers: { fake: { api: "openai-chat"; apiKey: string; baseURL: string } };
-  call(method: string, path: string, json?: unknown): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    json?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -77,12 +82,13 @@ export async function startBenchServer(
     key: key as string,
     tenantId: tenant.id as string,
     providers: { fake: { api: "openai-chat", apiKey: "fake", baseURL: fake.openaiBaseURL } },
-    call: (method, path, json) =>
+    call: (method, path, json, headers = {}) =>
       fetch(`${server.url}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${key}`,
           ...(json !== undefined ? { "content-type": "application/json" } : {}),
+          ...headers,
         },
         ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
       }),

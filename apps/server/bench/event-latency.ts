@@ -43,18 +43,30 @@ async function inProcess(
   return timing(start, times);
 }
 
-/** The agent through the server: POST the run, read its SSE stream; same measures. */
-async function throughServer(bench: BenchServer, deltas: number): Promise<Timing> {
+/**
+ * The agent through the server, same measures: POST the run and then GET its SSE stream
+ * (`twoRequests`), or POST it with `Accept: text/event-stream` and read the answer.
+ */
+async function throughServer(
+  bench: BenchServer,
+  deltas: number,
+  mode: "twoRequests" | "streamingPost",
+): Promise<Timing> {
   const session = (await (await bench.call("POST", "/v1/sessions", { cwd: "/bench" })).json()) as {
     id: string;
   };
   const start = performance.now();
-  const started = await bench.call("POST", `/v1/sessions/${session.id}/runs`, {
-    agent: "helper",
-    prompt: `stream ${deltas}`,
-  });
-  const { runId } = (await started.json()) as { runId: string };
-  const res = await bench.call("GET", `/v1/runs/${runId}/events`);
+  const body = { agent: "helper", prompt: `stream ${deltas}` };
+  let res: Response;
+  if (mode === "streamingPost") {
+    res = await bench.call("POST", `/v1/sessions/${session.id}/runs`, body, {
+      accept: "text/event-stream",
+    });
+  } else {
+    const started = await bench.call("POST", `/v1/sessions/${session.id}/runs`, body);
+    const { runId } = (await started.json()) as { runId: string };
+    res = await bench.call("GET", `/v1/runs/${runId}/events`);
+  }
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   const times: number[] = [];
@@ -80,21 +92,28 @@ function timing(start: number, times: number[]): Timing {
   return { firstEvent: first - start, perEvent: (last - first) / Math.max(1, times.length - 1) };
 }
 
-/** Medians of both paths over `rounds` answers of `deltas` deltas each, alternating. */
+/** Medians of the three paths over `rounds` answers of `deltas` deltas each, taking turns. */
 export async function measureEventLatency(bench: BenchServer, rounds: number, deltas: number) {
   const store = new FileSessionStore({ root: join(bench.home, "in-process") });
   const local: Timing[] = [];
-  const remote: Timing[] = [];
+  const two: Timing[] = [];
+  const one: Timing[] = [];
   await inProcess(bench, store, deltas);
-  await throughServer(bench, deltas);
+  await throughServer(bench, deltas, "twoRequests");
+  await throughServer(bench, deltas, "streamingPost");
   for (let i = 0; i < rounds; i++) {
     local.push(await inProcess(bench, store, deltas));
-    remote.push(await throughServer(bench, deltas));
+    two.push(await throughServer(bench, deltas, "twoRequests"));
+    one.push(await throughServer(bench, deltas, "streamingPost"));
   }
+  const first = (timings: Timing[]) => median(timings.map((t) => t.firstEvent));
+  const perEvent = (timings: Timing[]) => median(timings.map((t) => t.perEvent));
   return {
-    inProcessFirst: median(local.map((t) => t.firstEvent)),
-    serverFirst: median(remote.map((t) => t.firstEvent)),
-    inProcessPerEvent: median(local.map((t) => t.perEvent)),
-    serverPerEvent: median(remote.map((t) => t.perEvent)),
+    inProcessFirst: first(local),
+    serverFirst: first(two),
+    streamingPostFirst: first(one),
+    inProcessPerEvent: perEvent(local),
+    serverPerEvent: perEvent(two),
+    streamingPostPerEvent: perEvent(one),
   };
 }

@@ -162,6 +162,26 @@ describe("FileRunEventLog", () => {
     expect((await second.readEvents(RUN, 0)).map((e) => e.seq)).toEqual([1, 2]);
   });
 
+  it("keeps a run's event file open only while the run lives", async () => {
+    const openFiles = async () => (await readdir("/proc/self/fd")).length;
+    const log = new FileRunEventLog(join(dir, "runs"));
+    const before = await openFiles();
+    const ids = Array.from({ length: 30 }, (_, i) => `run_${String(i).padStart(24, "0")}`);
+    for (const id of ids) {
+      await log.createRun({ ...record(), id });
+      await log.appendEvents(id, [{ ...delta(1), runId: id } as AgentEvent]);
+    }
+    expect(await openFiles()).toBeGreaterThanOrEqual(before + 30);
+    for (const id of ids) await log.updateRun({ ...record("completed", 1), id });
+    expect(await openFiles()).toBeLessThanOrEqual(before);
+    // Ended, each is read back from its files.
+    const fresh = new FileRunEventLog(join(dir, "runs"));
+    for (const id of ids) {
+      expect((await fresh.getRun(id))?.status).toBe("completed");
+      expect((await fresh.readEvents(id, 0)).map((e) => e.seq)).toEqual([1]);
+    }
+  });
+
   it("never turns a hostile run id into a path", async () => {
     const log = new FileRunEventLog(join(dir, "runs"));
     for (const id of ["../../etc/passwd", "run_../x", `run_${"a".repeat(23)}/`, "", "run_\u0000"]) {

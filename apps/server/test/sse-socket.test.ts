@@ -178,6 +178,89 @@ describe("slow clients", () => {
   });
 });
 
+describe("a run streamed from its POST (Accept: text/event-stream)", () => {
+  const streamed = async (sessionId: string, prompt: string) =>
+    s.call(
+      "POST",
+      `/v1/sessions/${sessionId}/runs`,
+      { agent: "helper", prompt },
+      { accept: "text/event-stream" },
+    );
+  const newSession = async () =>
+    (await json(await s.call("POST", "/v1/sessions", { cwd: "/srv/app" }))).id as string;
+
+  it("answers with the run's events from the first, names the run, and resumes by GET", async () => {
+    const sessionId = await newSession();
+    const res = await streamed(sessionId, "slow 20");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const runId = /^\/v1\/runs\/(run_\w+)$/.exec(res.headers.get("location") ?? "")?.[1];
+    expect(runId).toBeDefined();
+    const first = await readSse(res, { stopWhen: (r) => idsOf(r).length >= 8 });
+    expect(idsOf(first)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const m of first.messages) expect(JSON.parse(m.data ?? "{}").runId).toBe(runId);
+    const rest = await readSse(
+      await s.call("GET", `/v1/runs/${runId}/events`, undefined, { "last-event-id": "8" }),
+    );
+    const all = [...idsOf(first), ...idsOf(rest)];
+    expect(all).toEqual(all.map((_, i) => i + 1));
+    expect(rest.messages.filter((m) => m.event === "text_delta").length).toBeGreaterThan(0);
+    expect(rest.messages.at(-1)?.event).toBe("end");
+    expect(JSON.parse(rest.messages.at(-1)?.data ?? "{}").status).toBe("completed");
+  });
+
+  it("keeps the run going when the client leaves the stream", async () => {
+    const sessionId = await newSession();
+    const partial = await readSse(await streamed(sessionId, "slow 30"), {
+      stopWhen: (r) => r.messages.filter((m) => m.event === "text_delta").length >= 3,
+    });
+    const runId = JSON.parse(partial.messages[0]?.data ?? "{}").runId as string;
+    expect((await waitForEnd(runId)).status).toBe("completed");
+    const context = await json(await s.call("GET", `/v1/sessions/${sessionId}/context`));
+    const messages = context.messages as Array<{ content: Array<{ text?: string }> }>;
+    expect(
+      messages
+        .at(-1)
+        ?.content.map((c) => c.text ?? "")
+        .join(""),
+    ).toBe("s".repeat(30));
+  });
+
+  it("answers 429 before starting anything when the key holds its streams, and 404 gives the place back", async () => {
+    await s.close();
+    s = await startSocketServer(answerByPrompt, "  sseStreamsPerKey: 1");
+    const held = await startRun("slow 60");
+    const holding = await s.call("GET", `/v1/runs/${held.runId}/events`);
+    expect(holding.status).toBe(200);
+    const sessionId = await newSession();
+    const before = await json(await s.call("GET", `/v1/sessions/${sessionId}`));
+    const refused = await streamed(sessionId, "hello");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: "too_many_streams" } });
+    // Nothing started: the session is as it was, and a plain POST still runs there.
+    expect(await json(await s.call("GET", `/v1/sessions/${sessionId}`))).toEqual(before);
+    await holding.body?.cancel();
+    await new Promise((r) => setTimeout(r, 200));
+    const missing = await streamed("01a00000-0000-7000-8000-000000000000", "hello");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: "not_found" } });
+    const invalid = await s.call(
+      "POST",
+      `/v1/sessions/${sessionId}/runs`,
+      { agent: "helper" },
+      { accept: "text/event-stream" },
+    );
+    expect(invalid.status).toBe(400);
+    // Neither refusal kept the one place: a streamed run goes through.
+    const ok = await streamed(sessionId, "hello");
+    expect(ok.status).toBe(200);
+    const reading = await readSse(ok);
+    expect(reading.messages.at(-1)?.event).toBe("end");
+    expect(JSON.parse(reading.messages.at(-1)?.data ?? "{}").status).toBe("completed");
+    await waitForEnd(held.runId);
+  });
+});
+
 describe("a flood of SSE connections", () => {
   it("holds the per-key limit over real sockets, answers the rest 429, and keeps serving", async () => {
     await s.close();

@@ -1,4 +1,5 @@
-import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import type {
   ApiKeyRecord,
@@ -70,12 +71,13 @@ export class FileApiKeyStore implements ApiKeyStore {
     return keyBook.owner(await this.current(), key);
   }
 
-  /** The book as on disk now (read again only when the file changed). */
+  /**
+   * The book as on disk now (read again only when the file changed). Every request asks, so
+   * the check is a synchronous `stat`: microseconds, where a trip through the thread pool
+   * added up to a millisecond to each request.
+   */
   private async current(): Promise<KeyBook> {
-    const info = await stat(this.path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
+    const info = statSync(this.path, { throwIfNoEntry: false });
     if (!info) {
       this.book = emptyKeyBook();
       this.seen = "";

@@ -1,7 +1,9 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../errors/index.js";
+import { sendEachWrite } from "../http/send-each-write.js";
 import type { ServerEnv } from "../http/server-env.js";
 import type { StreamCounter } from "../http/stream-counter.js";
 import { runEventStream } from "../runs/run-event-stream.js";
@@ -28,8 +30,14 @@ const startRun = createRoute({
   path: "/sessions/{id}/runs",
   tags,
   summary: "Start a run of an agent on a session",
+  description:
+    "Answers 202 with the run's id. With `Accept: text/event-stream` it answers 200 with the run's events instead, as `GET /runs/{id}/events` gives them from the start (one request instead of two); `Location` names the run, every event carries its `runId`, and the stream counts against the key's stream limit (429 before anything starts when it is reached). Leaving the stream does not stop the run.",
   request: { params: sessionParamsSchema, body: jsonBody(startRunBodySchema) },
   responses: {
+    200: {
+      description: "With Accept: text/event-stream: the run's events from the start",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    },
     202: jsonResponse(startRunResponseSchema, "The run was accepted"),
     ...errorResponses(400, 401, 404, 409, 413, 415, 429),
   },
@@ -114,15 +122,26 @@ export function runRoutes(deps: AppDeps, streams: StreamCounter) {
     .openapi(startRun, async (c) => {
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
-      const record = await deps.runs.start({
-        tenantId: c.get("owner").tenantId,
-        sessionId: id,
-        agent: body.agent,
-        prompt: body.prompt,
-        ...(body.images ? { images: body.images } : {}),
-        ifBusy: body.ifBusy,
-      });
+      const owner = c.get("owner");
+      const streaming = EVENT_STREAM.test(c.req.header("accept") ?? "");
+      // The stream's place is taken before the run starts: a 429 never leaves a run behind.
+      if (streaming) takeStream(streams, owner.keyId);
+      let record: RunRecord;
+      try {
+        record = await deps.runs.start({
+          tenantId: owner.tenantId,
+          sessionId: id,
+          agent: body.agent,
+          prompt: body.prompt,
+          ...(body.images ? { images: body.images } : {}),
+          ifBusy: body.ifBusy,
+        });
+      } catch (error) {
+        if (streaming) streams.release(owner.keyId);
+        throw error;
+      }
       c.header("Location", `/v1/runs/${record.id}`);
+      if (streaming) return eventStream(c, deps, streams, record.id, 0) as never;
       return c.json(
         { runId: record.id, status: record.status, eventsUrl: `/v1/runs/${record.id}/events` },
         202,
@@ -146,50 +165,77 @@ export function runRoutes(deps: AppDeps, streams: StreamCounter) {
       const owner = c.get("owner");
       const afterSeq = resumeCursor(c.req.header("last-event-id"), after);
       await deps.runs.get(id, owner.tenantId);
-      if (!streams.acquire(owner.keyId)) {
-        throw new ApiError(
-          429,
-          "too_many_streams",
-          `this key already holds ${streams.count(owner.keyId)} event streams; close one first`,
-        );
-      }
-      const closed = new AbortController();
-      c.header("Cache-Control", "no-cache, no-transform");
-      c.header("X-Accel-Buffering", "no");
-      return streamSSE(c, async (stream) => {
-        stream.onAbort(() => closed.abort());
-        try {
-          const items = runEventStream(deps.log, id, afterSeq, {
-            keepAliveMs: deps.limits.keepAliveMs,
-            signal: closed.signal,
-          });
-          for await (const item of items) {
-            if (stream.aborted) break;
-            if (item.kind === "event") {
-              await stream.writeSSE({
-                id: String(item.event.seq),
-                event: item.event.type,
-                data: JSON.stringify(item.event),
-              });
-            } else if (item.kind === "resync") {
-              // No id: the cursor stays where the client is; the events it missed are gone.
-              await stream.writeSSE({
-                event: "resync",
-                data: JSON.stringify({
-                  run: runView(item.record),
-                  missedFrom: item.missedFrom,
-                  missedThrough: item.missedThrough,
-                }),
-              });
-            } else if (item.kind === "keep_alive") {
-              await stream.write(": keep-alive\n\n");
-            } else {
-              await stream.writeSSE({ event: "end", data: JSON.stringify(runView(item.record)) });
-            }
-          }
-        } finally {
-          streams.release(owner.keyId);
-        }
-      }) as never;
+      takeStream(streams, owner.keyId);
+      return eventStream(c, deps, streams, id, afterSeq) as never;
     });
+}
+
+const EVENT_STREAM = /\btext\/event-stream\b/i;
+
+/**
+ * Takes one of the key's stream places.
+ * @throws ApiError 429 when the key holds its limit
+ */
+function takeStream(streams: StreamCounter, keyId: string): void {
+  if (!streams.acquire(keyId)) {
+    throw new ApiError(
+      429,
+      "too_many_streams",
+      `this key already holds ${streams.count(keyId)} event streams; close one first`,
+    );
+  }
+}
+
+/**
+ * The run's events after `afterSeq` as SSE, until the run ends or the client leaves; gives
+ * the key's stream place (taken by the caller) back at the end.
+ */
+function eventStream(
+  c: Context<ServerEnv>,
+  deps: AppDeps,
+  streams: StreamCounter,
+  runId: string,
+  afterSeq: number,
+): Response {
+  const keyId = c.get("owner").keyId;
+  const closed = new AbortController();
+  c.header("Cache-Control", "no-cache, no-transform");
+  c.header("X-Accel-Buffering", "no");
+  const writeThrough = sendEachWrite(c);
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => closed.abort());
+    try {
+      const items = runEventStream(deps.log, runId, afterSeq, {
+        keepAliveMs: deps.limits.keepAliveMs,
+        signal: closed.signal,
+      });
+      for await (const item of items) {
+        if (stream.aborted) break;
+        if (item.kind === "event") {
+          await stream.writeSSE({
+            id: String(item.event.seq),
+            event: item.event.type,
+            data: JSON.stringify(item.event),
+          });
+        } else if (item.kind === "resync") {
+          // No id: the cursor stays where the client is; the events it missed are gone.
+          await stream.writeSSE({
+            event: "resync",
+            data: JSON.stringify({
+              run: runView(item.record),
+              missedFrom: item.missedFrom,
+              missedThrough: item.missedThrough,
+            }),
+          });
+        } else if (item.kind === "keep_alive") {
+          await stream.write(": keep-alive\n\n");
+        } else {
+          await stream.writeSSE({ event: "end", data: JSON.stringify(runView(item.record)) });
+        }
+      }
+    } finally {
+      writeThrough.restore();
+      streams.release(keyId);
+    }
+  });
 }
