@@ -46,6 +46,7 @@ describe("runtime exports", () => {
       | "InvalidStoreQueryError"
       | "MemorySessionStore"
       | "SessionNotFoundError"
+      | "activityTimeFromLineEnd"
       | "activityTimeOf"
       | "isSpareCopyId"
       | "SPARE_COPY_SUFFIX"
