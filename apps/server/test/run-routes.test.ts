@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RunService } from "../src/index.js";
 import { answerByPrompt } from "./helpers/answers.js";
 import { makeTestApp, newSession, type TestApp, waitForRun } from "./helpers/test-app.js";
 
@@ -49,6 +50,26 @@ describe("runs", () => {
     expect(run).not.toHaveProperty("tenantId");
     const session = await json(await t.call("GET", `/v1/sessions/${id}`));
     expect(session.messageCount).toBe(2);
+  });
+
+  it("never records a run that ends while its record is being read as interrupted", async () => {
+    const id = await newSession(t);
+    const runId = await runIdOf(await startRun(id, { prompt: "slow 5" }));
+    const log = t.deps.log;
+    const getRun = log.getRun.bind(log);
+    const runs = t.deps.runs as RunService;
+    // The read of the record is slow: it returns the record as it was, after the run ended.
+    log.getRun = async (asked) => {
+      const record = await getRun(asked);
+      if (asked === runId && record?.status === "running") {
+        while (runs.executesHere(runId)) await new Promise((r) => setTimeout(r, 5));
+        log.getRun = getRun;
+      }
+      return record;
+    };
+    const seen = await t.call("GET", `/v1/runs/${runId}`);
+    expect((await json(seen)).status).toBe("running");
+    expect((await waitForRun(t, runId)).status).toBe("completed");
   });
 
   it("streams every event with increasing ids and ends with the run", async () => {

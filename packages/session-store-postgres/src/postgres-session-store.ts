@@ -138,6 +138,20 @@ export class PostgresSessionStore implements SessionStore {
     }
   }
 
+  /** {@inheritDoc SessionStore.has} One lookup by primary key. */
+  async has(id: string, options: { tenant?: string } = {}): Promise<boolean> {
+    const tenant = checkTenant(options.tenant) ?? "";
+    if (id.length === 0 || id.includes("\u0000")) return false;
+    const { rowCount } = await this.scoped(tenant, (db) =>
+      db.query(
+        `SELECT 1 FROM ${this.context.schema}.sessions
+         WHERE id = $1 AND tenant = $2 AND header IS NOT NULL`,
+        [id, tenant],
+      ),
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   /**
    * {@inheritDoc SessionStore.list}
    * One indexed query: `(tenant, modified, id)` (or with `cwd`) walked from the cursor.

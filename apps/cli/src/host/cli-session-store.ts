@@ -60,6 +60,18 @@ export class CliSessionStore implements SessionStore {
     }
   }
 
+  /** {@inheritDoc SessionStore.has} By id among Arbor's files, or a session file's path. */
+  async has(idOrPath: string, options?: { tenant?: string }): Promise<boolean> {
+    if (!isAbsolute(idOrPath)) return this.files.has(idOrPath, options);
+    return this.open(idOrPath, { readOnly: true }).then(
+      async (session) => {
+        await session.close();
+        return true;
+      },
+      () => false,
+    );
+  }
+
   /** {@inheritDoc SessionStore.list} */
   list(query?: SessionListQuery): Promise<SessionPage> {
     return this.files.list(query);

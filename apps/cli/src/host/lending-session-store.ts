@@ -51,6 +51,14 @@ export class LendingSessionStore implements SessionStore {
     return this.inner.open(id, options);
   }
 
+  /** {@inheritDoc SessionStore.has} */
+  has(id: string, options?: { tenant?: string }): Promise<boolean> {
+    const lent = this.lent;
+    if (lent !== undefined && (id === lent.id || id === lent.location))
+      return Promise.resolve(true);
+    return this.inner.has(id, options);
+  }
+
   /** {@inheritDoc SessionStore.list} */
   list(query?: SessionListQuery): Promise<SessionPage> {
     return this.inner.list(query);

@@ -31,8 +31,8 @@ const storedEventSchema = z.looseObject({
 interface LiveRun {
   record: RunRecord;
   events: AgentEvent[];
-  /** `events.jsonl`, open for appending while the run lives. */
-  fd: number;
+  /** `events.jsonl`, open for appending while the run lives; undefined once it ended. */
+  fd: number | undefined;
 }
 
 /**
@@ -90,16 +90,23 @@ export class FileRunEventLog implements RunEventLog {
       this.watchers.notify(record.id);
       return;
     }
-    // The end: the events reach the disk before the record that counts them.
-    if (live) {
-      this.live.delete(record.id);
+    // The end: the events reach the disk before the record that counts them. Readers get the
+    // end from memory meanwhile, never the "running" still on disk.
+    if (live?.fd !== undefined) {
+      const fd = live.fd;
+      live.fd = undefined;
+      live.record = structuredClone(record);
       try {
-        await syncDescriptor(live.fd);
+        await syncDescriptor(fd);
       } finally {
-        closeSync(live.fd);
+        closeSync(fd);
       }
     } else await syncFile(join(folder, "events.jsonl"));
-    await writeAtomically(join(folder, "run.json"), JSON.stringify(record), { sync: true });
+    try {
+      await writeAtomically(join(folder, "run.json"), JSON.stringify(record), { sync: true });
+    } finally {
+      this.live.delete(record.id);
+    }
     this.watchers.notify(record.id);
   }
 
@@ -113,6 +120,7 @@ export class FileRunEventLog implements RunEventLog {
       this.watchers.notify(runId);
       return;
     }
+    if (live.fd === undefined) throw new Error(`run ${runId} has ended; it takes no more events`);
     writeWhole(live.fd, text);
     live.events.push(...events);
     live.record.lastSeq = events.at(-1)?.seq ?? live.record.lastSeq;
@@ -155,7 +163,7 @@ export class FileRunEventLog implements RunEventLog {
 
   /** {@inheritDoc RunEventLog.close} */
   async close(): Promise<void> {
-    for (const run of this.live.values()) closeSync(run.fd);
+    for (const run of this.live.values()) if (run.fd !== undefined) closeSync(run.fd);
     this.live.clear();
   }
 

@@ -6,6 +6,7 @@ import { ApiError, runInProgress, sessionHeld, toApiError } from "../errors/inde
 import { driveRun, type RunExtensions } from "../extensions/run-extensions.js";
 import type { ServerExtensions } from "../extensions/server-extensions.js";
 import type { UiAnswer } from "../extensions/ui-answer.js";
+import { assertSessionExists } from "./assert-session.js";
 import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
@@ -90,11 +91,7 @@ export class RunService implements RunControl {
    */
   async start(request: StartRunRequest): Promise<RunRecord> {
     this.checkRequest(request);
-    const session = await this.options.store.open(request.sessionId, {
-      readOnly: true,
-      tenant: request.tenantId,
-    });
-    await session.close();
+    await assertSessionExists(this.options.store, request.sessionId, request.tenantId);
     return this.admit(request);
   }
 
@@ -181,10 +178,14 @@ export class RunService implements RunControl {
    * @throws ApiError 404 otherwise (another tenant's run looks missing)
    */
   async get(runId: string, tenantId: string): Promise<RunRecord> {
+    // Asked before the record is read: a run of ours that ends meanwhile has its end stored
+    // before it stops being ours, so the record read after is the end, never taken for an
+    // orphan (and wrongly recorded as interrupted).
+    const executing = this.executions.has(runId);
     const record = await this.options.log.getRun(runId);
     if (!record || record.tenantId !== tenantId)
       throw new ApiError(404, "run_not_found", `no run "${runId}"`);
-    if (isTerminal(record.status) || this.executions.has(runId)) return record;
+    if (isTerminal(record.status) || executing) return record;
     // Queued or running, yet not ours: the process that had it stopped (the file log serves
     // one process at a time). Record what happened, so its streams end and it never hangs.
     const interrupted: RunRecord = {

@@ -80,6 +80,7 @@ class WatchedStore implements SessionStore {
   }
   create: SessionStore["create"] = (o) => this.inner.create(o);
   open: SessionStore["open"] = (id, o) => this.inner.open(id, o);
+  has: SessionStore["has"] = (id, o) => this.inner.has(id, o);
   list: SessionStore["list"] = (q) => this.inner.list(q);
   fork: SessionStore["fork"] = (id, leaf, o) => this.inner.fork(id, leaf, o);
   close: SessionStore["close"] = () => this.inner.close();

@@ -54,6 +54,17 @@ export class FileSessionStore implements SessionStore {
     return openSessionFile(path, { ...this.durability(), ...rest });
   }
 
+  /** {@inheritDoc SessionStore.has} */
+  async has(id: string, options: { tenant?: string } = {}): Promise<boolean> {
+    return this.find(id, options.tenant).then(
+      () => true,
+      (error: unknown) => {
+        if (SessionNotFoundError.isInstance(error)) return false;
+        throw error;
+      },
+    );
+  }
+
   /** {@inheritDoc SessionStore.list} */
   async list(query: SessionListQuery = {}): Promise<SessionPage> {
     const parsed = parseListQuery(query);

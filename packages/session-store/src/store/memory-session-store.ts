@@ -47,6 +47,11 @@ export class MemorySessionStore implements SessionStore {
     return Session.open(this.storageOf(id), rest);
   }
 
+  /** {@inheritDoc SessionStore.has} */
+  async has(id: string, options: { tenant?: string } = {}): Promise<boolean> {
+    return this.tenants.has(id) && this.tenants.get(id) === checkTenant(options.tenant);
+  }
+
   /** {@inheritDoc SessionStore.list} */
   async list(query: SessionListQuery = {}): Promise<SessionPage> {
     const parsed = parseListQuery(query);

@@ -20,6 +20,7 @@ export type SessionStoreCase =
   | "listing"
   | "pagination"
   | "tenants"
+  | "has"
   | "bad-queries"
   | "delete"
   | "fork"
@@ -386,6 +387,43 @@ export function sessionStoreContract(
       await fork.close();
       assert.equal((await store.list({ tenant: "acme" })).sessions.length, 2);
       assert.equal((await store.list({ tenant: "globex" })).sessions.length, 1);
+    });
+
+    it("has", "tells whether a session is there, per tenant, without opening it", async () => {
+      const store = current();
+      const a = await store.create({ cwd: "/h", tenant: "acme" });
+      await a.appendMessage(user("hello"));
+      const plain = await store.create({ cwd: "/h" });
+      await plain.appendMessage(user("hello"));
+      await plain.close();
+      // Held by its writer, still there.
+      assert.equal(await store.has(a.id, { tenant: "acme" }), true);
+      await a.close();
+      assert.equal(await store.has(a.id, { tenant: "acme" }), true);
+      assert.equal(await store.has(plain.id), true);
+      for (const [id, tenant] of [
+        [a.id, "globex"],
+        [a.id, undefined],
+        [plain.id, "acme"],
+        [a.id, "acme'; --"],
+        ["01a00000-0000-7000-8000-000000000000", "acme"],
+        ["", undefined],
+        ["../x", undefined],
+        [`../${plain.id}`, undefined],
+        ["a/b", undefined],
+        ["a\\b", undefined],
+        ["a\u0000b", undefined],
+        ["x".repeat(5000), undefined],
+      ] as const) {
+        assert.equal(await store.has(id, tenant === undefined ? {} : { tenant }), false, id);
+      }
+      await rejectsWith(
+        store.has(a.id, { tenant: "x".repeat(201) }),
+        InvalidStoreQueryError.isInstance,
+        "InvalidStoreQueryError",
+      );
+      await store.delete(a.id, { tenant: "acme" });
+      assert.equal(await store.has(a.id, { tenant: "acme" }), false);
     });
 
     it(

@@ -107,6 +107,13 @@ export interface SessionStore {
    */
   open(id: string, options?: OpenStoredSessionOptions): Promise<Session>;
   /**
+   * Whether the store (the tenant's part of it, when one is given) has a session with this id,
+   * found without reading the session: what a server checks before it starts work on one.
+   * An id that cannot name a session (empty, a path, a NUL) is simply not there.
+   * @throws InvalidStoreQueryError for a bad tenant name
+   */
+  has(id: string, options?: { tenant?: string }): Promise<boolean>;
+  /**
    * A page of sessions, newest change first; pages follow one another through `cursor`.
    * @throws InvalidStoreQueryError for a bad field
    */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ImagePart } from "@arbor/providers";
 import { ApiError, runInProgress } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
+import { assertSessionExists } from "../assert-session.js";
 import type { RunControl } from "../run-control.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
 import type { StartRunRequest } from "../run-request.js";
@@ -118,11 +119,7 @@ export class ClusteredRunService implements RunControl {
   /** {@inheritDoc RunControl.start} */
   async start(request: StartRunRequest): Promise<RunRecord> {
     this.local.checkRequest(request);
-    const session = await this.options.store.open(request.sessionId, {
-      readOnly: true,
-      tenant: request.tenantId,
-    });
-    await session.close();
+    await assertSessionExists(this.options.store, request.sessionId, request.tenantId);
     const { record, claimed } = await this.ledger.admit({
       record: {
         id: newRunId(),
