@@ -43,6 +43,17 @@ interface Execution {
   abortAsked: boolean;
   /** Resolves once the log recorded the run. */
   created: Promise<void>;
+  /**
+   * The run's agent, opening since the run was admitted on a free session: it opens while
+   * the run is recorded instead of after.
+   */
+  opening?: Promise<OpenedRun>;
+}
+
+/** A run's agent, opened: its host and the extensions loaded for it. */
+interface OpenedRun {
+  host: AgentHost;
+  extensions: RunExtensions | undefined;
 }
 
 /** A new run id. */
@@ -142,8 +153,18 @@ export class RunService implements RunControl {
       createdAt: this.now().toISOString(),
       lastSeq: 0,
     };
+    const execution: Execution = {
+      record,
+      request,
+      stopAsked: false,
+      abortAsked: false,
+      created: Promise.resolve(),
+    };
+    // The agent starts opening first: the log's work (synchronous in the file log) then
+    // overlaps the reads of the session.
+    if (!busy) execution.opening = this.openRun(execution);
     const created = this.options.log.createRun(record);
-    const execution: Execution = { record, request, stopAsked: false, abortAsked: false, created };
+    execution.created = created;
     this.executions.set(record.id, execution);
     if (!busy) this.active.set(request.sessionId, execution);
     else {
@@ -159,6 +180,7 @@ export class RunService implements RunControl {
       await created;
     } catch (error) {
       // Not recorded: give the session (or the queue place) back.
+      this.discard(execution);
       this.executions.delete(record.id);
       if (this.active.get(request.sessionId) === execution) {
         this.active.delete(request.sessionId);
@@ -417,37 +439,29 @@ export class RunService implements RunControl {
   private async execute(execution: Execution): Promise<void> {
     const { request } = execution;
     const log = this.options.log;
-    await execution.created;
-    execution.record = {
-      ...execution.record,
-      status: "running",
-      startedAt: this.now().toISOString(),
-    };
-    await log.updateRun(execution.record);
-    let host: AgentHost | undefined;
-    let extensions: RunExtensions | undefined;
     try {
-      const definition = this.options.agents.get(request.agent) as AgentDefinition;
-      extensions = await this.options.extensions?.openRun(execution.record.id, request.agent);
-      host = await this.openHost(() =>
-        AgentHost.open({
-          store: this.options.store,
-          sessionId: request.sessionId,
-          tenant: request.tenantId,
-          definition,
-          models: this.options.models,
-          agentOptions: { generateRunId: () => execution.record.id },
-          ...extensions?.hostOptions,
-        }),
-      );
+      await execution.created;
+      execution.record = {
+        ...execution.record,
+        status: "running",
+        startedAt: this.now().toISOString(),
+      };
+      await log.updateRun(execution.record);
+    } catch (error) {
+      this.discard(execution);
+      throw error;
+    }
+    let opened: OpenedRun | undefined;
+    try {
+      opened = await (execution.opening ?? this.openRun(execution));
+      const { host, extensions } = opened;
       this.hosts.set(execution.record.id, host);
-      const opened = host;
-      const run = await driveRun(opened, request, extensions, {
+      const run = await driveRun(host, request, extensions, {
         record: (events) => this.record(execution, events),
         started: (run) => {
           execution.run = run;
-          if (execution.abortAsked) opened.abort();
-          else if (execution.stopAsked) opened.stop();
+          if (execution.abortAsked) host.abort();
+          else if (execution.stopAsked) host.stop();
         },
       });
       const result = await run?.result;
@@ -466,7 +480,7 @@ export class RunService implements RunControl {
       };
     } catch (error) {
       // A write refused (the log lost the run's lease): the run must not go on unrecorded.
-      host?.abort();
+      opened?.host.abort();
       const failure = toApiError(error);
       execution.record = {
         ...execution.record,
@@ -476,10 +490,45 @@ export class RunService implements RunControl {
       };
     } finally {
       this.hosts.delete(execution.record.id);
-      await host?.close().catch(() => undefined);
-      if (extensions) this.options.extensions?.closeRun(execution.record.id);
+      if (opened) await closeRun(opened, this.options.extensions, execution.record.id);
     }
     await log.updateRun(execution.record);
+  }
+
+  /** Closes what the run's opening opened (whenever it finishes): the run will not go on. */
+  private discard(execution: Execution): void {
+    void execution.opening?.then(
+      (opened) => closeRun(opened, this.options.extensions, execution.record.id),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Opens a run's agent: its extensions, then its host on the session.
+   * @throws what loading the extensions or opening the session threw (nothing is left open)
+   */
+  private async openRun(execution: Execution): Promise<OpenedRun> {
+    const { request } = execution;
+    const runId = execution.record.id;
+    const definition = this.options.agents.get(request.agent) as AgentDefinition;
+    const extensions = await this.options.extensions?.openRun(runId, request.agent);
+    try {
+      const host = await this.openHost(() =>
+        AgentHost.open({
+          store: this.options.store,
+          sessionId: request.sessionId,
+          tenant: request.tenantId,
+          definition,
+          models: this.options.models,
+          agentOptions: { generateRunId: () => runId },
+          ...extensions?.hostOptions,
+        }),
+      );
+      return { host, extensions };
+    } catch (error) {
+      if (extensions) this.options.extensions?.closeRun(runId);
+      throw error;
+    }
   }
 
   /** Opens a run's host, retrying for `openRetryMs` while another writer holds the session. */
@@ -527,4 +576,14 @@ export class RunService implements RunControl {
     await flush();
     if (failure) throw failure.error;
   }
+}
+
+/** Closes a run's host and its extensions. */
+async function closeRun(
+  opened: OpenedRun,
+  extensions: ServerExtensions | undefined,
+  runId: string,
+): Promise<void> {
+  await opened.host.close().catch(() => undefined);
+  if (opened.extensions) extensions?.closeRun(runId);
 }
