@@ -162,7 +162,12 @@ export class RunService implements RunControl {
     };
     // The agent starts opening first: the log's work (synchronous in the file log) then
     // overlaps the reads of the session.
-    if (!busy) execution.opening = this.openRun(execution);
+    if (!busy) {
+      execution.opening = this.openRun(execution);
+      // Awaited by the run once it is recorded: a failure before then waits there, and is
+      // never an unhandled rejection (which would end the process).
+      execution.opening.catch(() => undefined);
+    }
     const created = this.options.log.createRun(record);
     execution.created = created;
     this.executions.set(record.id, execution);
