@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { BatchRows } from "./batch-rows.js";
+import { type BatchRows, sessionFacts } from "./batch-rows.js";
 
 /**
  * Appends a batch in one statement (one round trip, one commit): rows whose operation id is
@@ -84,12 +84,7 @@ export async function runAppend(
       rows.types,
       rows.opIds,
       rows.entries,
-      rows.leafId,
-      rows.firstUserMessage,
-      rows.autoTitle,
-      rows.name !== undefined,
-      rows.name ?? null,
-      Number.isNaN(rows.newest) ? null : new Date(rows.newest),
+      ...sessionFacts(rows),
       fence.holder,
     ],
   });

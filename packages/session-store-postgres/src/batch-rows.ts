@@ -125,3 +125,21 @@ export function batchRows(
   }
   return rows;
 }
+
+/**
+ * What a batch tells its session's row, in the order the append functions and statement take
+ * it: the leaf, the first user message, its title, whether a name is set, the name, the
+ * newest activity.
+ */
+export function sessionFacts(
+  rows: BatchRows,
+): [string | null, string | null, string | null, boolean, string | null, Date | null] {
+  return [
+    rows.leafId,
+    rows.firstUserMessage,
+    rows.autoTitle,
+    rows.name !== undefined,
+    rows.name ?? null,
+    Number.isNaN(rows.newest) ? null : new Date(rows.newest),
+  ];
+}

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { AppendFence } from "./append-statement.js";
-import type { BatchRows } from "./batch-rows.js";
+import { type BatchRows, sessionFacts } from "./batch-rows.js";
 import { isConnectionError } from "./errors.js";
 import { inTenantScope } from "./tenant-scope.js";
 
@@ -150,12 +150,7 @@ export class GroupAppender {
       cols[6]?.push(fence.sessionId);
       cols[7]?.push(fence.token);
       cols[8]?.push(fence.holder);
-      cols[9]?.push(rows.leafId);
-      cols[10]?.push(rows.firstUserMessage);
-      cols[11]?.push(rows.autoTitle);
-      cols[12]?.push(rows.name !== undefined);
-      cols[13]?.push(rows.name ?? null);
-      cols[14]?.push(Number.isNaN(rows.newest) ? null : new Date(rows.newest));
+      for (const [i, fact] of sessionFacts(rows).entries()) cols[9 + i]?.push(fact);
     }
     const tenant = group[0]?.fence.tenant ?? "";
     const result = await inTenantScope(this.pool, this.rowLevelSecurity, tenant, (db) =>
@@ -183,12 +178,7 @@ export class GroupAppender {
           rows.entries[0],
           fence.token,
           fence.holder,
-          rows.leafId,
-          rows.firstUserMessage,
-          rows.autoTitle,
-          rows.name !== undefined,
-          rows.name ?? null,
-          Number.isNaN(rows.newest) ? null : new Date(rows.newest),
+          ...sessionFacts(rows),
           this.leaseTtlMs,
         ],
       }),
