@@ -39,7 +39,7 @@ interface LiveRun {
  * event back from its readers that long. Its record is written through the thread pool
  * (created, then marked running), which overlaps the opening of the run's agent: written
  * synchronously, the same calls held the loop for 1.6–2.4 ms before the agent could go on
- * (first event +6.0 ms against +3.8 ms added, medians of six paired benchmark runs). Nothing
+ * (first event +6.1 ms against +3.8 ms added, medians of six paired benchmark runs). Nothing
  * is synced until the run ends, so a crash of the process loses nothing written, and a
  * power loss loses a run that had not ended (the server then answers 404 for it; its session
  * keeps what it stored).
