@@ -160,8 +160,7 @@ export class RunService implements RunControl {
       abortAsked: false,
       created: Promise.resolve(),
     };
-    // The agent starts opening first: the log's work (synchronous in the file log) then
-    // overlaps the reads of the session.
+    // The agent starts opening first, so recording the run overlaps the reads of the session.
     if (!busy) {
       execution.opening = this.openRun(execution);
       // Awaited by the run once it is recorded: a failure before then waits there, and is
