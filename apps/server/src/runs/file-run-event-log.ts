@@ -1,5 +1,5 @@
 import { closeSync, fsync, open as openCallback, writeSync } from "node:fs";
-import { appendFile, mkdir, open, readFile } from "node:fs/promises";
+import { appendFile, open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentEvent } from "@arbor/turn-runner";
 import { z } from "zod";
@@ -54,7 +54,7 @@ export class FileRunEventLog implements RunEventLog {
   /** {@inheritDoc RunEventLog.createRun} */
   async createRun(record: RunRecord): Promise<void> {
     const folder = this.folderOf(record.id);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    // Makes the run's folder too.
     await writeAtomically(join(folder, "run.json"), JSON.stringify(record), { sync: false });
     const fd = await openDescriptor(join(folder, "events.jsonl"));
     this.live.set(record.id, { record: structuredClone(record), events: [], fd });
@@ -178,12 +178,14 @@ function writeWhole(fd: number, text: string): void {
   while (at < bytes.length) at += writeSync(fd, bytes, at);
 }
 
+/** Opens a file for appending (made when missing, owner only) as a plain descriptor. */
 function openDescriptor(path: string): Promise<number> {
   return new Promise((resolve, reject) =>
     openCallback(path, "a", 0o600, (error, fd) => (error ? reject(error) : resolve(fd))),
   );
 }
 
+/** Syncs an open file to the disk. */
 function syncDescriptor(fd: number): Promise<void> {
   return new Promise((resolve, reject) =>
     fsync(fd, (error) => (error ? reject(error) : resolve())),
