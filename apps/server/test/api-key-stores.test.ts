@@ -1,44 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresApiKeyStore } from "../src/auth/postgres-api-key-store.js";
 import { type ApiKeyStore, FileApiKeyStore, MemoryApiKeyStore } from "../src/index.js";
-import { applyServerMigrations } from "../src/runs/postgres/server-migrations.js";
-import { findPgBindir, PgCluster } from "./helpers/pg-cluster.js";
+import { serverDatabaseSuite } from "./helpers/server-database-suite.js";
 
-const bindir = findPgBindir();
-if (!bindir && process.env.CI === "true")
-  throw new Error(
-    "the PostgreSQL key store tests cannot run: initdb, pg_ctl and postgres not found",
-  );
-
-let dir: string;
-let cluster: PgCluster | undefined;
-let pool: pg.Pool | undefined;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "arbor-server-keys-"));
-  if (!bindir) return;
-  cluster = await PgCluster.start(bindir);
-  pool = new pg.Pool({ connectionString: cluster.connectionString, max: 4 });
-  await applyServerMigrations(pool, "arbor");
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await cluster?.destroy();
-  await rm(dir, { recursive: true, force: true });
-});
+const db = serverDatabaseSuite("the PostgreSQL key store tests", "arbor-server-keys-");
 
 /** Every key store: the same behaviour, whatever keeps the keys. */
 const stores: Array<[string, () => ApiKeyStore, boolean]> = [
   ["MemoryApiKeyStore", () => new MemoryApiKeyStore(), true],
-  ["FileApiKeyStore", () => new FileApiKeyStore(join(dir, `${Math.random()}.json`)), true],
-  [
-    "PostgresApiKeyStore",
-    () => new PostgresApiKeyStore(pool as pg.Pool, "arbor"),
-    bindir !== undefined,
-  ],
+  ["FileApiKeyStore", () => new FileApiKeyStore(join(db.dir, `${Math.random()}.json`)), true],
+  ["PostgresApiKeyStore", () => new PostgresApiKeyStore(db.pool, "arbor"), db.available],
 ];
 
 for (const [name, make, available] of stores) {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerByPrompt } from "./helpers/answers.js";
+import { failUnderCi } from "./helpers/pg-cluster.js";
 import { clusterUnavailable, ServerCluster } from "./helpers/server-cluster.js";
 import { idsOf, readSse } from "./helpers/sse-client.js";
 
-if (clusterUnavailable) {
-  if (process.env.CI === "true") throw new Error(`cluster tests cannot run: ${clusterUnavailable}`);
-  console.warn(`SKIPPING the cluster tests: ${clusterUnavailable}`);
-}
+failUnderCi(clusterUnavailable, "the cluster tests");
 
 /** Concurrent runs; `ARBOR_CLUSTER_LOAD_RUNS=300` for the full load (kept smaller in `pnpm test`). */
 const RUNS = Number(process.env.ARBOR_CLUSTER_LOAD_RUNS ?? 90);

@@ -2,13 +2,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastUserText } from "./helpers/answers.js";
 import { clusterAnswers } from "./helpers/cluster-answers.js";
+import { failUnderCi } from "./helpers/pg-cluster.js";
 import { clusterUnavailable, ServerCluster } from "./helpers/server-cluster.js";
 import { idsOf, readSse } from "./helpers/sse-client.js";
 
-if (clusterUnavailable) {
-  if (process.env.CI === "true") throw new Error(`cluster tests cannot run: ${clusterUnavailable}`);
-  console.warn(`SKIPPING the cluster tests: ${clusterUnavailable}`);
-}
+failUnderCi(clusterUnavailable, "the cluster tests");
 
 let c: ServerCluster;
 let db: pg.Client;

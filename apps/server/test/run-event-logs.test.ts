@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "@arbor/turn-runner";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   FileRunEventLog,
   MemoryRunEventLog,
@@ -12,28 +9,9 @@ import {
 } from "../src/index.js";
 import { PostgresRunEventLog } from "../src/runs/postgres/postgres-run-event-log.js";
 import { RunLeaseLostError } from "../src/runs/postgres/run-lease-lost-error.js";
-import { applyServerMigrations } from "../src/runs/postgres/server-migrations.js";
-import { findPgBindir, PgCluster } from "./helpers/pg-cluster.js";
+import { serverDatabaseSuite } from "./helpers/server-database-suite.js";
 
-const bindir = findPgBindir();
-if (!bindir && process.env.CI === "true")
-  throw new Error("the PostgreSQL run log tests cannot run: initdb, pg_ctl and postgres not found");
-
-let dir: string;
-let cluster: PgCluster | undefined;
-let pool: pg.Pool | undefined;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "arbor-server-logs-"));
-  if (!bindir) return;
-  cluster = await PgCluster.start(bindir);
-  pool = new pg.Pool({ connectionString: cluster.connectionString, max: 4 });
-  await applyServerMigrations(pool, "arbor");
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await cluster?.destroy();
-  await rm(dir, { recursive: true, force: true });
-});
+const db = serverDatabaseSuite("the PostgreSQL run log tests", "arbor-server-logs-");
 
 let counter = 0;
 function newRecord(): RunRecord {
@@ -62,7 +40,7 @@ function deltas(from: number, count: number, runId: string): AgentEvent[] {
 }
 
 const pgDb = () => ({
-  pool: pool as pg.Pool,
+  pool: db.pool,
   schema: "arbor",
   instanceId: "test",
   leaseTtlMs: 5000,
@@ -71,8 +49,8 @@ const pgDb = () => ({
 /** Every run log: the same behaviour, whatever keeps the events. */
 const logs: Array<[string, () => RunEventLog, boolean]> = [
   ["MemoryRunEventLog", () => new MemoryRunEventLog(), true],
-  ["FileRunEventLog", () => new FileRunEventLog(join(dir, `runs-${Math.random()}`)), true],
-  ["PostgresRunEventLog", () => new PostgresRunEventLog(pgDb()), bindir !== undefined],
+  ["FileRunEventLog", () => new FileRunEventLog(join(db.dir, `runs-${Math.random()}`)), true],
+  ["PostgresRunEventLog", () => new PostgresRunEventLog(pgDb()), db.available],
 ];
 
 for (const [name, make, available] of logs) {
@@ -121,15 +99,14 @@ for (const [name, make, available] of logs) {
   });
 }
 
-describe.skipIf(bindir === undefined)("PostgresRunEventLog fencing", () => {
+describe.skipIf(!db.available)("PostgresRunEventLog fencing", () => {
   it("refuses writes of a generation that is not the run's, and of a run no longer running; a retried batch is stored once", async () => {
     const log = new PostgresRunEventLog(pgDb());
     const record = newRecord();
     await log.createRun(record);
-    await (pool as pg.Pool).query(
-      "UPDATE arbor.runs SET status = 'running', generation = 2 WHERE id = $1",
-      [record.id],
-    );
+    await db.pool.query("UPDATE arbor.runs SET status = 'running', generation = 2 WHERE id = $1", [
+      record.id,
+    ]);
     log.hold(record.id, 2);
     await log.appendEvents(record.id, deltas(1, 2, record.id));
     await log.appendEvents(record.id, deltas(1, 2, record.id));
@@ -143,9 +120,7 @@ describe.skipIf(bindir === undefined)("PostgresRunEventLog fencing", () => {
         RunLeaseLostError.isInstance,
       );
     }
-    await (pool as pg.Pool).query("UPDATE arbor.runs SET status = 'interrupted' WHERE id = $1", [
-      record.id,
-    ]);
+    await db.pool.query("UPDATE arbor.runs SET status = 'interrupted' WHERE id = $1", [record.id]);
     log.hold(record.id, 2);
     await expect(log.appendEvents(record.id, deltas(3, 1, record.id))).rejects.toSatisfy(
       RunLeaseLostError.isInstance,
