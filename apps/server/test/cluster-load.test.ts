@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerByPrompt } from "./helpers/answers.js";
 import { failUnderCi } from "./helpers/pg-cluster.js";
+import { expectCompletedRun } from "./helpers/run-checks.js";
 import { clusterUnavailable, ServerCluster } from "./helpers/server-cluster.js";
-import { idsOf, readSse } from "./helpers/sse-client.js";
+import { readSse } from "./helpers/sse-client.js";
 
 failUnderCi(clusterUnavailable, "the cluster tests");
 
@@ -58,13 +59,7 @@ describe.skipIf(clusterUnavailable !== undefined)(
         .map((r) => r.reading.messages.at(-1)?.data ?? "")
         .filter((data) => !data.includes('"status":"completed"'));
       expect(failed.slice(0, 3)).toEqual([]);
-      for (const { reading, runId } of results) {
-        const ids = idsOf(reading);
-        expect(ids).toEqual(ids.map((_, i) => i + 1));
-        expect(reading.messages.filter((m) => m.event === "text_delta")).toHaveLength(DELTAS);
-        const end = JSON.parse(reading.messages.at(-1)?.data ?? "{}") as Record<string, unknown>;
-        expect(end).toMatchObject({ id: runId, status: "completed" });
-      }
+      for (const { reading, runId } of results) expectCompletedRun(reading, runId, DELTAS);
       const checks = await Promise.all(
         results.map(async ({ id }, i) => {
           const res = await track(c.call(i % 3, "GET", `/v1/sessions/${id}/context`));

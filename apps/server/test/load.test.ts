@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerByPrompt } from "./helpers/answers.js";
+import { expectCompletedRun } from "./helpers/run-checks.js";
 import { type SocketServer, startSocketServer } from "./helpers/socket-server.js";
-import { idsOf, readSse } from "./helpers/sse-client.js";
+import { readSse } from "./helpers/sse-client.js";
 
 /** Concurrent runs, each with its own session and SSE client. */
 const RUNS = 200;
@@ -42,16 +43,7 @@ describe("load (loopback, bounded)", () => {
     );
     const elapsed = Date.now() - started;
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
-    for (const { reading, runId } of results) {
-      const ids = idsOf(reading);
-      expect(ids).toEqual(ids.map((_, i) => i + 1));
-      expect(reading.messages.filter((m) => m.event === "text_delta")).toHaveLength(DELTAS);
-      const end = JSON.parse(reading.messages.at(-1)?.data ?? "{}") as {
-        id: string;
-        status: string;
-      };
-      expect(end).toMatchObject({ id: runId, status: "completed" });
-    }
+    for (const { reading, runId } of results) expectCompletedRun(reading, runId, DELTAS);
     const checks = await Promise.all(
       results.map(async ({ id }) => {
         const res = await s.call("GET", `/v1/sessions/${id}/context`);
