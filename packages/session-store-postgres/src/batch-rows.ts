@@ -63,16 +63,21 @@ function readHead(line: string): LineHead {
   };
 }
 
+/** The operation id line `index` of an append is stored under: `<operation id>#<index>`. */
+export function lineOperationId(operationId: string, index: number): string {
+  return `${operationId}#${index}`;
+}
+
 /**
  * Splits lines (whole JSON entries, as a session hands them to its storage) into the
  * columns of the entries table, and the facts the sessions row keeps in step.
- * @param opId - the operation id; line `i` is stored under `<opId>#<i>`
+ * @param opIds - each line's operation id (see `lineOperationId`); empty lines are skipped
  * @param options.firstUserKnown - the session's row has its first user message already, so
  * the batch's is not looked for (the row keeps the first one anyway)
  */
 export function batchRows(
   lines: readonly string[],
-  opId: string,
+  opIds: readonly string[],
   titleLength = DEFAULT_TITLE_LENGTH,
   options: { firstUserKnown?: boolean } = {},
 ): BatchRows {
@@ -94,7 +99,7 @@ export function batchRows(
     rows.entryIds.push(id);
     rows.parentIds.push(parentId);
     rows.types.push(type);
-    rows.opIds.push(`${opId}#${i}`);
+    rows.opIds.push(opIds[i] as string);
     rows.entries.push(line);
     rows.leafId = type === "leaf" ? parentId : id;
     if (type === "session_info") {

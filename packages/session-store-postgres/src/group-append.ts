@@ -113,7 +113,7 @@ export class GroupAppender {
     }
     // The slot is free before anyone hears back, so a lone session's next append goes at once.
     this.inFlight--;
-    this.kickSoon();
+    if (this.queue.length > 0) this.kickSoon();
     if (held) {
       for (const request of group) request.resolve(held.has(request.fence.sessionId));
       return;

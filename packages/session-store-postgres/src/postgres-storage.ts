@@ -7,7 +7,7 @@ import {
 } from "@arbor/session-store";
 import type pg from "pg";
 import { runAppend } from "./append-statement.js";
-import { batchRows } from "./batch-rows.js";
+import { batchRows, lineOperationId } from "./batch-rows.js";
 import {
   DatabaseUnavailableError,
   DuplicateEntryError,
@@ -195,7 +195,11 @@ export class PostgresSessionStorage implements SessionStorage {
       await client.query(`DELETE FROM ${this.context.schema}.entries WHERE session_id = $1`, [
         this.sessionId,
       ]);
-      if (rest.length > 0) await this.writeRows(client, rest, randomUUID(), token);
+      if (rest.length > 0) {
+        const opId = randomUUID();
+        const opIds = rest.map((_, i) => lineOperationId(opId, i));
+        await this.write(client, rest, opIds, token);
+      }
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -273,10 +277,15 @@ export class PostgresSessionStorage implements SessionStorage {
         this.queue = [];
         try {
           const token = this.requireLease();
-          const lines = batch.flatMap((p) =>
-            p.lines.map((line, i) => ({ line, op: `${p.opId}#${i}` })),
-          );
-          await this.withRetry(() => this.writeTagged(undefined, lines, token));
+          const lines: string[] = [];
+          const opIds: string[] = [];
+          for (const pending of batch) {
+            for (const [i, line] of pending.lines.entries()) {
+              lines.push(line);
+              opIds.push(lineOperationId(pending.opId, i));
+            }
+          }
+          await this.withRetry(() => this.write(undefined, lines, opIds, token));
           for (const pending of batch) pending.resolve();
         } catch (error) {
           // Fail-stop: once a write failed, later queued appends are not written after it.
@@ -289,32 +298,16 @@ export class PostgresSessionStorage implements SessionStorage {
     }
   }
 
-  private async writeRows(
-    db: pg.PoolClient,
-    lines: readonly string[],
-    opId: string,
-    token: string,
-  ): Promise<void> {
-    await this.writeTagged(
-      db,
-      lines.map((line, i) => ({ line, op: `${opId}#${i}` })),
-      token,
-    );
-  }
-
   /** Writes through `client` (in its transaction) or, without one, with other sessions' appends. */
-  private async writeTagged(
+  private async write(
     client: pg.PoolClient | undefined,
-    tagged: readonly { line: string; op: string }[],
+    lines: readonly string[],
+    opIds: readonly string[],
     token: string,
   ): Promise<void> {
-    const rows = batchRows(
-      tagged.map((t) => t.line),
-      "",
-      this.context.titleLength,
-      { firstUserKnown: this.firstUserKnown },
-    );
-    rows.opIds = tagged.filter((t) => t.line !== "").map((t) => t.op);
+    const rows = batchRows(lines, opIds, this.context.titleLength, {
+      firstUserKnown: this.firstUserKnown,
+    });
     const fence = {
       sessionId: this.sessionId,
       tenant: this.tenant,
