@@ -5,7 +5,7 @@ import { timeout } from "hono/timeout";
 import type { AppDeps } from "./app-deps.js";
 import { errorBody, toApiError } from "./errors/index.js";
 import { adminAuth, tenantAuth } from "./http/bearer-auth.js";
-import { bodySizeLimit, jsonBodyCheck, rateLimit } from "./http/request-limits.js";
+import { jsonBodyCheck, rateLimit } from "./http/request-limits.js";
 import type { ServerEnv } from "./http/server-env.js";
 import { StreamCounter } from "./http/stream-counter.js";
 import { adminRoutes } from "./routes/admin-routes.js";
@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps) {
   }
   const timeLimit = timeout(deps.limits.requestTimeoutMs, () => new HTTPException(408));
   app.use("*", async (c, next) => (SSE_PATH.test(c.req.path) ? next() : timeLimit(c, next)));
-  app.use("/v1/*", bodySizeLimit(deps.limits), jsonBodyCheck(deps.limits));
+  app.use("/v1/*", jsonBodyCheck(deps.limits));
   app.use("/v1/admin/*", adminAuth(deps.adminKey));
   app.use("/v1/*", async (c, next) =>
     c.req.path.startsWith("/v1/admin/") ? next() : tenantAuth(deps.keys)(c, next),

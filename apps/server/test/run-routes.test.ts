@@ -43,8 +43,13 @@ describe("runs", () => {
     const id = await newSession(t);
     const res = await startRun(id, { prompt: "hello" });
     expect(res.headers.get("location")).toMatch(/^\/v1\/runs\/run_[a-f0-9]{24}$/);
-    const runId = await runIdOf(res);
+    expect(res.status).toBe(202);
+    // A run on a free session is recorded running from the start (one write of its record).
+    const accepted = await json(res);
+    expect(accepted.status).toBe("running");
+    const runId = accepted.runId as string;
     const run = await waitForRun(t, runId);
+    expect(run.startedAt).toBe(run.createdAt);
     expect(run).toMatchObject({ id: runId, sessionId: id, agent: "helper", status: "completed" });
     expect(run.result).toMatchObject({ success: true, runId });
     expect(run).not.toHaveProperty("tenantId");

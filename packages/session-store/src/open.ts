@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { generateSessionId } from "./ids.js";
 import { Session } from "./session.js";
@@ -89,10 +90,30 @@ export function createSession(options: CreateSessionOptions): Promise<Session> {
 
 /**
  * The default directory for the sessions of a working directory:
- * `<home>/.arbor/sessions/--<cwd with separators as dashes>--`, pi's naming scheme.
+ * `<home>/.arbor/sessions/--<cwd with separators as dashes>--`, pi's naming scheme. A name
+ * that would not fit in a folder name (over {@link FOLDER_NAME_BYTES} bytes) keeps its first
+ * part and ends with a hash of the whole cwd, so two long working directories never share a
+ * folder; NUL, which no file name may hold, becomes a dash too.
  * @param home - the user's home directory (apps pass `os.homedir()`)
  */
 export function defaultSessionDir(home: string, cwd: string): string {
-  const safe = `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
-  return join(home, ".arbor", "sessions", safe);
+  const safe = `--${cwd
+    .replace(/^[/\\]/, "")
+    .replace(/[/\\:]/g, "-")
+    .replaceAll("\0", "-")}--`;
+  return join(home, ".arbor", "sessions", fitFolderName(safe, cwd));
+}
+
+/** The longest folder name many file systems take (ext4, xfs, btrfs, APFS: 255 bytes). */
+const FOLDER_NAME_BYTES = 255;
+
+function fitFolderName(name: string, cwd: string): string {
+  if (Buffer.byteLength(name, "utf8") <= FOLDER_NAME_BYTES) return name;
+  const hash = createHash("sha256").update(cwd, "utf8").digest("hex").slice(0, 16);
+  let head = "";
+  for (const char of name) {
+    if (Buffer.byteLength(head + char, "utf8") > 200) break;
+    head += char;
+  }
+  return `${head}-${hash}--`;
 }

@@ -83,6 +83,9 @@ describe("listSessions", () => {
   });
 
   it("puts sessions in pi's per-directory layout, named by creation time and id", async () => {
+    expect(defaultSessionDir("/h", `/${"a".repeat(300)}`)).toMatch(
+      /^\/h\/\.arbor\/sessions\/--a{198}-[0-9a-f]{16}--$/,
+    );
     expect(defaultSessionDir("/home/ada", "/srv/arbor")).toBe(
       join("/home/ada", ".arbor", "sessions", "--srv-arbor--"),
     );

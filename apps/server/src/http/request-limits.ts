@@ -1,36 +1,34 @@
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ServerLimits } from "../config/limits.js";
 import { ApiError } from "../errors/index.js";
 import { jsonDepth } from "./json-depth.js";
+import { readBodyText } from "./request-body.js";
 import type { ServerEnv } from "./server-env.js";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Refuses bodies over the size limit (by header and by the bytes that actually arrive). */
-export function bodySizeLimit(limits: ServerLimits): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: limits.bodyBytes,
-    onError: () => {
-      throw new ApiError(
-        413,
-        "body_too_large",
-        `the request body is over ${limits.bodyBytes} bytes`,
-      );
-    },
-  });
-}
-
 /**
- * Checks a request body before any route reads it: a non-empty body must be JSON
- * (415 otherwise), well formed (400 `invalid_json`) and no deeper than the limit (400
+ * Reads and checks a request body before any route reads it: over the size limit 413 (by
+ * `Content-Length` on any method, else by the bytes that arrive); a non-empty body must be
+ * JSON (415 otherwise), well formed (400 `invalid_json`) and no deeper than the limit (400
  * `json_too_deep`). The text stays cached for the route's validator.
  */
 export function jsonBodyCheck(limits: ServerLimits): MiddlewareHandler {
+  const tooLarge = () =>
+    new ApiError(413, "body_too_large", `the request body is over ${limits.bodyBytes} bytes`);
   return async (c, next) => {
-    if (!BODY_METHODS.has(c.req.method)) return next();
-    const text = await c.req.text();
+    if (!BODY_METHODS.has(c.req.method)) {
+      const length = Number(c.req.header("content-length") ?? 0);
+      if (length > limits.bodyBytes) throw tooLarge();
+      return next();
+    }
+    const read = await readBodyText(c, limits.bodyBytes);
+    if ("failure" in read) {
+      if (read.failure === "too_large") throw tooLarge();
+      throw new ApiError(400, "invalid_request", "the request body ended before its end");
+    }
+    const text = read.text;
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
     if (text.length === 0) {
       // An empty JSON body is an empty object: routes with optional bodies take it, the

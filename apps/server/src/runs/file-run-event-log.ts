@@ -37,7 +37,8 @@ interface LiveRun {
  * open: a few hundred bytes into the page cache take microseconds, where a trip through
  * libuv's thread pool (open, write, close each) took 0.5–5 ms on a busy loop and held every
  * event back from its readers that long. Its record is written through the thread pool
- * (created, then marked running), which overlaps the opening of the run's agent: written
+ * (once for a run on a free session, which starts running), which overlaps the opening of
+ * the run's agent: written
  * synchronously, the same calls held the loop for 1.6–2.4 ms before the agent could go on
  * (first event +6.1 ms against +3.8 ms added, medians of six paired benchmark runs). Nothing
  * is synced until the run ends, so a crash of the process loses nothing written, and a

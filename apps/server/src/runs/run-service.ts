@@ -144,13 +144,16 @@ export class RunService implements RunControl {
     if (busy && request.ifBusy === "reject") {
       throw runInProgress(request.sessionId, busy.record.id, "run");
     }
+    const createdAt = this.now().toISOString();
+    // A run on a free session is recorded running from the start: one write of its record
+    // before its prompt, not two.
     const record: RunRecord = {
       id: newRunId(),
       sessionId: request.sessionId,
       tenantId: request.tenantId,
       agent: request.agent,
-      status: "queued",
-      createdAt: this.now().toISOString(),
+      ...(busy ? { status: "queued" } : { status: "running", startedAt: createdAt }),
+      createdAt,
       lastSeq: 0,
     };
     const execution: Execution = {
@@ -445,12 +448,14 @@ export class RunService implements RunControl {
     const log = this.options.log;
     try {
       await execution.created;
-      execution.record = {
-        ...execution.record,
-        status: "running",
-        startedAt: this.now().toISOString(),
-      };
-      await log.updateRun(execution.record);
+      if (execution.record.status !== "running") {
+        execution.record = {
+          ...execution.record,
+          status: "running",
+          startedAt: this.now().toISOString(),
+        };
+        await log.updateRun(execution.record);
+      }
     } catch (error) {
       this.discard(execution);
       throw error;

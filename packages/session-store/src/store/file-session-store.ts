@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { deleteSession, listSessions } from "../listing.js";
@@ -38,13 +39,22 @@ const TENANTS_DIR = ".tenants";
  * way under `root/.tenants/<tenant, base64url>/`.
  */
 export class FileSessionStore implements SessionStore {
+  /**
+   * The files of sessions this store made or found, by tenant and id (at most
+   * {@link KNOWN_PATHS}, oldest forgotten first): a known file is checked with one `stat`
+   * instead of reading the tenant's folders, and looked for again when it is gone.
+   */
+  private readonly known = new Map<string, string>();
+
   constructor(private readonly options: FileSessionStoreOptions) {}
 
   /** {@inheritDoc SessionStore.create} */
   async create(options: CreateStoredSessionOptions): Promise<Session> {
     const { tenant, ...rest } = options;
     const dir = this.dirOf(checkTenant(tenant), options.cwd);
-    return createSession({ ...this.durability(), ...rest, dir });
+    const session = await createSession({ ...this.durability(), ...rest, dir });
+    this.remember(session.id, tenant, session.location);
+    return session;
   }
 
   /** {@inheritDoc SessionStore.open} */
@@ -86,6 +96,7 @@ export class FileSessionStore implements SessionStore {
   /** {@inheritDoc SessionStore.delete} */
   async delete(id: string, options: { tenant?: string } = {}): Promise<void> {
     await deleteSession(await this.find(id, options.tenant));
+    this.known.delete(knownKey(id, options.tenant));
   }
 
   /** {@inheritDoc SessionStore.fork} */
@@ -129,16 +140,41 @@ export class FileSessionStore implements SessionStore {
   /** The file of a session: `<time>_<id>.jsonl` in one of the tenant's folders. */
   private async find(id: string, tenant: string | undefined): Promise<string> {
     const root = this.tenantRoot(checkTenant(tenant));
+    const key = knownKey(id, tenant);
+    const known = this.known.get(key);
+    if (known !== undefined) {
+      if (existsSync(known)) return known;
+      this.known.delete(key);
+    }
     const suffix = `_${id}.jsonl`;
     if (id.length > 0 && !/[/\\]/.test(id)) {
       for (const dir of await subfolders(root)) {
         const names = await readdir(join(root, dir)).catch(() => [] as string[]);
         const name = names.find((n) => n.endsWith(suffix));
-        if (name) return join(root, dir, name);
+        if (name) return this.remember(id, tenant, join(root, dir, name));
       }
     }
     throw new SessionNotFoundError(id, tenant);
   }
+
+  private remember(id: string, tenant: string | undefined, path: string): string {
+    const key = knownKey(id, tenant);
+    this.known.delete(key);
+    this.known.set(key, path);
+    if (this.known.size > KNOWN_PATHS) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+    return path;
+  }
+}
+
+/** How many session files a {@link FileSessionStore} keeps the place of. */
+const KNOWN_PATHS = 10_000;
+
+/** The key of a session in {@link FileSessionStore}'s known files: one pair, one key. */
+function knownKey(id: string, tenant: string | undefined): string {
+  return JSON.stringify([tenant ?? null, id]);
 }
 
 async function subfolders(dir: string): Promise<string[]> {
