@@ -77,6 +77,17 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "one-entry append, entries deleted with their session by a trigger",
     sql: (s) => `${appendOneFunctionSql(s)};\n${entriesWithoutForeignKeySql(s)}`,
   },
+  {
+    version: 5,
+    name: "listing by cwd indexed on the cwd's hash",
+    // A btree entry holds at most 2,704 bytes: a long working directory (4,096 characters
+    // that do not compress) failed every create. The list query matches the hash, then cwd.
+    sql: (s) => `
+      DROP INDEX ${s}.sessions_newest_by_cwd;
+      CREATE INDEX sessions_newest_by_cwd
+        ON ${s}.sessions (tenant, md5(cwd), modified DESC, id DESC) WHERE header IS NOT NULL;
+    `,
+  },
 ];
 
 /** A fixed advisory lock key: "arbor-ss" as bytes, so instances starting together queue. */

@@ -154,7 +154,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /**
    * {@inheritDoc SessionStore.list}
-   * One indexed query: `(tenant, modified, id)` (or with `cwd`) walked from the cursor.
+   * One indexed query: `(tenant, modified, id)` (or with the cwd's hash) walked from the cursor.
    */
   async list(query: SessionListQuery = {}): Promise<SessionPage> {
     const q = parseListQuery(query);
@@ -165,7 +165,8 @@ export class PostgresSessionStore implements SessionStore {
     const where = ["tenant = $1", "header IS NOT NULL", `id NOT LIKE $${values.length}`];
     if (q.cwd !== undefined) {
       values.push(q.cwd);
-      where.push(`cwd = $${values.length}`);
+      // The index holds the cwd's hash (migration 5): a cwd may be longer than an index entry.
+      where.push(`md5(cwd) = md5($${values.length}) AND cwd = $${values.length}`);
     }
     if (q.search) {
       values.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);

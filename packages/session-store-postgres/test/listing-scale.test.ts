@@ -66,6 +66,12 @@ describe.skipIf(!pgInfo)("listing 100,000 sessions of one tenant", () => {
        ORDER BY modified DESC, id DESC LIMIT 51`,
     );
     expect(JSON.stringify(plan.rows)).toContain("sessions_newest");
+    // By cwd: the index on the cwd's hash (a cwd may be longer than an index entry holds).
+    const byCwdPlan = await store.pool.query(
+      `EXPLAIN SELECT id FROM "${schema}".sessions WHERE tenant = 'acme' AND header IS NOT NULL
+       AND md5(cwd) = md5('/repo/7') AND cwd = '/repo/7' ORDER BY modified DESC, id DESC LIMIT 51`,
+    );
+    expect(JSON.stringify(byCwdPlan.rows)).toContain("sessions_newest_by_cwd");
   });
 
   it("prunes the sessions of one tenant older than a date, and no others", async () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -130,7 +131,7 @@ export class FileSessionStore implements SessionStore {
 
   private tenantRoot(tenant: string | undefined): string {
     if (tenant === undefined) return this.options.root;
-    return join(this.options.root, TENANTS_DIR, Buffer.from(tenant, "utf8").toString("base64url"));
+    return join(this.options.root, TENANTS_DIR, tenantFolderName(tenant));
   }
 
   private dirOf(tenant: string | undefined, cwd: string): string {
@@ -167,6 +168,17 @@ export class FileSessionStore implements SessionStore {
     }
     return path;
   }
+}
+
+/**
+ * A tenant's folder: its name in base64url; one over 255 bytes (a tenant of more than 191
+ * bytes) as its first part, `~` (never in base64url, so no short name can be taken for it)
+ * and the SHA-256 of the whole name, so no two tenants ever share a folder.
+ */
+function tenantFolderName(tenant: string): string {
+  const encoded = Buffer.from(tenant, "utf8").toString("base64url");
+  if (encoded.length <= 255) return encoded;
+  return `${encoded.slice(0, 150)}~${createHash("sha256").update(tenant, "utf8").digest("hex")}`;
 }
 
 /** How many session files a {@link FileSessionStore} keeps the place of. */

@@ -20,6 +20,7 @@ export type SessionStoreCase =
   | "listing"
   | "pagination"
   | "tenants"
+  | "long-names"
   | "has"
   | "bad-queries"
   | "delete"
@@ -388,6 +389,47 @@ export function sessionStoreContract(
       assert.equal((await store.list({ tenant: "acme" })).sessions.length, 2);
       assert.equal((await store.list({ tenant: "globex" })).sessions.length, 1);
     });
+
+    it(
+      "long-names",
+      "takes the longest tenants and working directories: 200 characters, 4,096, multibyte",
+      async () => {
+        const store = current();
+        // Text that does not compress: a store may not count on it being repetitive.
+        const alphabet = [..."aé中𝄞/-_.:bcdefghijklmnopqrstuvwxyz0123456789"];
+        const mixed = (n: number, seed: number) => {
+          let state = seed;
+          return Array.from({ length: n }, () => {
+            state = (state * 1103515245 + 12345) % 2147483648;
+            return alphabet[state % alphabet.length];
+          }).join("");
+        };
+        const tenants = ["t".repeat(200), mixed(200, 1), `${"t".repeat(199)}u`];
+        const cwds = [`/${"c".repeat(4095)}`, `/${mixed(4095, 2)}`, `/${mixed(4095, 3)}`];
+        const made: Array<{ id: string; tenant: string; cwd: string }> = [];
+        for (const [i, tenant] of tenants.entries()) {
+          const cwd = cwds[i] as string;
+          const session = await store.create({ cwd, tenant });
+          await session.appendMessage(user(`hello ${i}`));
+          await session.close();
+          made.push({ id: session.id, tenant, cwd });
+        }
+        for (const { id, tenant, cwd } of made) {
+          const page = await store.list({ tenant, cwd });
+          assert.deepEqual(
+            page.sessions.map((s) => s.id),
+            [id],
+          );
+          assert.equal(page.sessions[0]?.cwd, cwd);
+          assert.equal(await store.has(id, { tenant }), true);
+          const opened = await store.open(id, { tenant, readOnly: true });
+          assert.equal(opened.getHeader().cwd, cwd);
+          await opened.close();
+          for (const other of tenants.filter((t) => t !== tenant))
+            assert.equal(await store.has(id, { tenant: other }), false);
+        }
+      },
+    );
 
     it("has", "tells whether a session is there, per tenant, without opening it", async () => {
       const store = current();

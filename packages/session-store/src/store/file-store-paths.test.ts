@@ -82,3 +82,26 @@ describe("FileSessionStore: working directories no folder name can hold", () => 
     }
   });
 });
+
+describe("FileSessionStore: tenants whose name is too long for a folder name as it is", () => {
+  it("keeps each tenant's sessions apart at any allowed length", async () => {
+    const root = await mkdtemp(join(tmpdir(), "arbor-tenant-"));
+    try {
+      const store = new FileSessionStore({ root });
+      const tenants = ["x".repeat(191), "x".repeat(200), `${"x".repeat(199)}y`, "é".repeat(200)];
+      const ids: string[] = [];
+      for (const tenant of tenants) {
+        const session = await store.create({ cwd: "/a", tenant });
+        await session.close();
+        ids.push(session.id);
+      }
+      for (const [i, tenant] of tenants.entries()) {
+        const fresh = new FileSessionStore({ root });
+        expect((await fresh.list({ tenant })).sessions.map((s) => s.id)).toEqual([ids[i]]);
+        for (const [j, id] of ids.entries()) expect(await fresh.has(id, { tenant })).toBe(i === j);
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
