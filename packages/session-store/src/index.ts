@@ -23,6 +23,8 @@ export {
   type LogProblem,
   type ParsedLog,
   parseSessionLog,
+  type StoredContent,
+  storedText,
   validateEntry,
 } from "./format/session-log.js";
 export { CURRENT_SESSION_VERSION } from "./format/version.js";

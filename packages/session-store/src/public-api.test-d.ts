@@ -25,6 +25,7 @@ import type {
   SessionInfo,
   SessionStorage,
   SessionTreeNode,
+  StoredContent,
   StoredLog,
   TitleGenerator,
 } from "./index.js";
@@ -51,6 +52,7 @@ describe("runtime exports", () => {
       | "isSpareCopyId"
       | "SPARE_COPY_SUFFIX"
       | "spareCopyId"
+      | "storedText"
       | "checkTenant"
       | "decodeCursor"
       | "encodeCursor"
@@ -327,7 +329,8 @@ describe("storage backends", () => {
       | "delete"
     >();
     expectTypeOf<SessionStorage["read"]>().toEqualTypeOf<() => Promise<StoredLog | undefined>>();
-    expectTypeOf<StoredLog["content"]>().toEqualTypeOf<Uint8Array | string>();
+    expectTypeOf<StoredLog["content"]>().toEqualTypeOf<StoredContent>();
+    expectTypeOf<StoredContent>().toEqualTypeOf<Uint8Array | string | readonly string[]>();
     expectTypeOf<SessionStorage["append"]>().toEqualTypeOf<
       (lines: readonly string[]) => Promise<void>
     >();

@@ -7,6 +7,7 @@ import {
   SessionReadOnlyError,
 } from "./errors.js";
 import type { SessionEntry } from "./format/entries.js";
+import { storedText } from "./format/session-log.js";
 import { Session } from "./session.js";
 import { MemorySessionStorage } from "./storage/memory-storage.js";
 import type { SessionStorage } from "./storage/session-storage.js";
@@ -23,9 +24,7 @@ const user = (id: string, parentId: string | null, text = id): SessionEntry =>
 
 async function stored(storage: SessionStorage): Promise<string> {
   const log = await storage.read();
-  return typeof log?.content === "string"
-    ? log.content
-    : Buffer.from(log?.content ?? new Uint8Array()).toString("utf8");
+  return storedText(log?.content ?? "");
 }
 
 /** A session with two entries, `a` then `b`, and its storage. */

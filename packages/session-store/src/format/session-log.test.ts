@@ -98,3 +98,66 @@ describe("parseSessionLog decoding", () => {
     );
   });
 });
+
+describe("parseSessionLog over text in pieces", () => {
+  const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z"}';
+  /** What a parse tells, comparable across the forms of one content. */
+  const summary = (content: Parameters<typeof parseSessionLog>[0]) => {
+    const log = parseSessionLog(content, "pieces.jsonl", () => "unused");
+    return {
+      records: log.records.map((record) => {
+        const entry = materializeRecord(record);
+        return [record.id, record.parentId, record.line, entry];
+      }),
+      problems: log.problems,
+      tornTail: log.tornTail && {
+        offset: log.tornTail.offset,
+        bytes: Buffer.from(log.tornTail.bytes).toString("utf8"),
+      },
+      needsNewline: log.needsNewline,
+    };
+  };
+
+  it("reads what the same text reads whole, wherever the pieces are cut", () => {
+    const lineArb = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fc.string({ unit: "grapheme", minLength: 600, maxLength: 900 }),
+      fc.string({ minLength: 16_500, maxLength: 17_000 }), // long enough to be read lazily
+    );
+    fc.assert(
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("whole", "torn", "no newline", "blank", "broken"),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        fc.boolean(),
+        (texts, ending, cuts, atLineEnds) => {
+          const lines = texts.map((text, i) =>
+            JSON.stringify({
+              ...base,
+              id: `m${i}`,
+              parentId: i === 0 ? null : `m${i - 1}`,
+              message: { role: "user", content: text },
+            }),
+          );
+          if (ending === "blank") lines.splice(1, 0, "   ");
+          if (ending === "broken") lines.splice(1, 0, '{"type":"message",');
+          let whole = `${[header, ...lines].join("\n")}\n`;
+          if (ending === "torn") whole += '{"type":"message","id":"x"';
+          if (ending === "no newline") whole = whole.slice(0, -1);
+          // Pieces cut at line ends (as a database's chunks are) or anywhere.
+          const ends = [...whole.matchAll(/\n/g)].map((m) => (m.index ?? 0) + 1);
+          const points = atLineEnds
+            ? cuts.map((c) => ends[c % ends.length] as number)
+            : cuts
+                .map((c) => c % (whole.length + 1))
+                // Pieces are decoded text: none ends inside a character's surrogate pair.
+                .map((c) => (/[\uDC00-\uDFFF]/.test(whole.charAt(c)) ? c + 1 : c));
+          const sorted = [...new Set([0, ...points, whole.length])].sort((a, b) => a - b);
+          const pieces = sorted.slice(1).map((end, i) => whole.slice(sorted[i], end));
+          expect(summary(pieces)).toEqual(summary(whole));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

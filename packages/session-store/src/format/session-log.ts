@@ -180,11 +180,16 @@ const decoder = new TextDecoder("utf-8");
  * @throws SessionFileError when the bytes are not JSONL or the first line is not a session header
  */
 export function parseSessionLog(
-  content: Uint8Array | string,
+  content: StoredContent,
   path: string,
   generateId: (taken: IdSet) => string,
 ): ParsedLog {
-  const lines = typeof content === "string" ? textLineReader(content) : lineReader(content);
+  const lines =
+    typeof content === "string"
+      ? textLineReader(content)
+      : content instanceof Uint8Array
+        ? lineReader(content)
+        : piecesLineReader(content);
   const firstNewline = lines.indexOfNewline(0);
   const headerEnd = firstNewline === -1 ? lines.length : firstNewline;
   const headerText = lines.text(0, headerEnd);
@@ -341,6 +346,20 @@ function recoverGluedEntry(text: string): Record<string, unknown> | undefined {
  */
 const WHOLE_DECODE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * A log's lines as a storage hands them over: bytes as stored, text already decoded, or text
+ * in pieces (a database's chunks of rows), the lines in order across the pieces, each piece
+ * whole characters (decoded text never ends inside one).
+ */
+export type StoredContent = Uint8Array | string | readonly string[];
+
+/** The text of a log's stored content, whatever form the storage handed it in. */
+export function storedText(content: StoredContent): string {
+  if (typeof content === "string") return content;
+  if (content instanceof Uint8Array) return Buffer.from(content).toString("utf8");
+  return content.join("");
+}
+
 /** Lines of a log, addressed by positions in bytes or, for a decoded file, in characters. */
 interface LineReader {
   readonly length: number;
@@ -367,6 +386,72 @@ function textLineReader(whole: string): LineReader {
     raw: (start, end) => whole.slice(start, end),
     byteOffset: (position) => Buffer.byteLength(whole.slice(0, position), "utf8"),
     bytesFrom: (position) => Buffer.from(whole.slice(position), "utf8"),
+  };
+}
+
+/**
+ * Lines of text a backend holds in pieces (a database's chunks of rows), read in place: a
+ * piece is searched and sliced where it is, never joined to the others, so a long log is not
+ * copied into one more string before it is parsed. A line that runs over the end of a piece
+ * is joined from the pieces it spans. The parser reads forward, so the piece last used is
+ * tried first.
+ */
+function piecesLineReader(pieces: readonly string[]): LineReader {
+  if (pieces.length === 1) return textLineReader(pieces[0] as string);
+  const starts: number[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    starts.push(length);
+    length += piece.length;
+  }
+  let at = 0;
+  /** The piece holding `position` (0 ≤ position < length). */
+  const pieceOf = (position: number): number => {
+    while (at + 1 < pieces.length && (starts[at + 1] as number) <= position) at++;
+    while (at > 0 && (starts[at] as number) > position) at--;
+    return at;
+  };
+  const text = (start: number, end: number): string => {
+    if (start >= end) return "";
+    const first = pieceOf(start);
+    const base = starts[first] as number;
+    const piece = pieces[first] as string;
+    if (end <= base + piece.length) return piece.slice(start - base, end - base);
+    let out = piece.slice(start - base);
+    for (let i = first + 1; i < pieces.length && (starts[i] as number) < end; i++) {
+      out += (pieces[i] as string).slice(0, end - (starts[i] as number));
+    }
+    return out;
+  };
+  return {
+    length,
+    indexOfNewline: (from) => {
+      if (from >= length) return -1;
+      for (let i = pieceOf(from); i < pieces.length; i++) {
+        const base = starts[i] as number;
+        const found = (pieces[i] as string).indexOf("\n", Math.max(0, from - base));
+        if (found !== -1) return base + found;
+      }
+      return -1;
+    },
+    isBlank: (start, end) => {
+      const first = pieceOf(start);
+      const piece = pieces[first] as string;
+      return (
+        piece.charCodeAt(start - (starts[first] as number)) !== OPEN_BRACE &&
+        text(start, end).trim() === ""
+      );
+    },
+    prefix: (start, count) => text(start, Math.min(length, start + count)),
+    text,
+    raw: text,
+    byteOffset: (position) => {
+      const i = pieceOf(Math.min(position, length - 1));
+      let bytes = 0;
+      for (let k = 0; k < i; k++) bytes += Buffer.byteLength(pieces[k] as string, "utf8");
+      return bytes + Buffer.byteLength(text(starts[i] as number, position), "utf8");
+    },
+    bytesFrom: (position) => Buffer.from(text(position, length), "utf8"),
   };
 }
 

@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { storedText as textOfContent } from "../format/session-log.js";
 import { MemorySessionStorage } from "../storage/memory-storage.js";
 import { FileSessionStore } from "../store/file-session-store.js";
 import { MemorySessionStore } from "../store/memory-session-store.js";
@@ -109,8 +110,7 @@ async function storedText(store: SessionStore, id: string): Promise<string> {
   await session.close();
   if (!location.startsWith("memory:")) return readFile(location, "utf8");
   const log = await new MemorySessionStorage(location).read();
-  const content = log?.content ?? "";
-  return typeof content === "string" ? content : Buffer.from(content).toString("utf8");
+  return textOfContent(log?.content ?? "");
 }
 
 async function entryLines(store: SessionStore, id: string): Promise<string[]> {

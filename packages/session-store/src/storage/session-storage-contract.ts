@@ -5,6 +5,7 @@ import {
   SessionLockedError,
   SessionReadOnlyError,
   type SessionStorage,
+  storedText,
 } from "../index.js";
 
 /** Makes storages for one backend: `fresh()` an empty one, `same(s)` a second handle on it. */
@@ -269,8 +270,7 @@ export function sessionStorageContract(
 
     it("hands a writer whole lines, with the torn last line it set aside as a problem", async () => {
       const whole = `${header}\n${entry("m1", null, "hi")}\n`;
-      const textOf = (content: Uint8Array | string) =>
-        typeof content === "string" ? content : Buffer.from(content).toString("utf8");
+      const textOf = storedText;
       for (const torn of [entry("m2", "m1", "cut").slice(0, 40), '{"type', "{", '{"a":"\\u00']) {
         const storage = await factory.seeded(`${whole}${torn}`);
         // A reader is handed what is stored; the session reports the torn line itself.

@@ -6,17 +6,18 @@
  */
 export type Durability = "always" | "batch" | "never";
 
-import type { LogProblem } from "../format/session-log.js";
+import type { LogProblem, StoredContent } from "../format/session-log.js";
 import type { ListingState } from "../listing-index.js";
 
 /** What a storage hands a session when it opens: its lines, and what was wrong with them. */
 export interface StoredLog {
   /**
-   * The stored lines, each ended by a newline: bytes as stored, or text a backend already
-   * holds decoded. Opened for writing (after `lock()`), every line is whole: a torn last
-   * line is set aside and a last line missing only its newline completed, by the storage.
+   * The stored lines, each ended by a newline: bytes as stored, text a backend already holds
+   * decoded, or such text in pieces (read in place, never joined: a database's chunks of
+   * rows). Opened for writing (after `lock()`), every line is whole: a torn last line is set
+   * aside and a last line missing only its newline completed, by the storage.
    */
-  content: Uint8Array | string;
+  content: StoredContent;
   /** What the storage found in the lines and dealt with (a torn last line set aside). */
   problems: LogProblem[];
 }
