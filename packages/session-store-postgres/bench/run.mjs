@@ -89,8 +89,9 @@ if (runs("appends")) {
   // The first few thousand appends of a process run slower on every side while V8 compiles
   // the hot paths (the pg driver's own query loop goes from 0.65 to 0.44 ms a call over its
   // first 4,000): the untimed first round is long enough to reach the steady state a
-  // long-running writer sees. LangGraph makes several queries per append, so fewer do.
-  const warmUp = { postgres: 3000, file: 3000, langgraph: 1000 };
+  // long-running writer sees. LangGraph makes several queries per append, and each of its
+  // checkpoints holds the whole conversation (1,000 would write half a gigabyte), so 300.
+  const warmUp = { postgres: 3000, file: 3000, langgraph: 300 };
   const results = { postgres: [], file: [], langgraph: [] };
   for (let round = 0; round <= ROUNDS; round++) {
     for (const side of ["postgres", "file", "langgraph"]) {
