@@ -6,15 +6,15 @@ import { FileSessionStore } from "./file-session-store.js";
 
 const user = (content: string) => ({ role: "user" as const, content, timestamp: 1 });
 
-describe("FileSessionStore: the files it knows", () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), "arbor-known-"));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "arbor-store-paths-"));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
+describe("FileSessionStore: the files it knows", () => {
   it("finds a session moved to another folder behind its back", async () => {
     const store = new FileSessionStore({ root });
     const made = await store.create({ cwd: "/a" });
@@ -53,14 +53,6 @@ describe("FileSessionStore: the files it knows", () => {
 });
 
 describe("FileSessionStore: working directories no folder name can hold", () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), "arbor-cwd-"));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
-
   it("keeps sessions of long, multibyte and NUL-holding cwds apart, listed and opened by cwd", async () => {
     const store = new FileSessionStore({ root });
     const long = `/${"a".repeat(4000)}`;
@@ -85,23 +77,18 @@ describe("FileSessionStore: working directories no folder name can hold", () => 
 
 describe("FileSessionStore: tenants whose name is too long for a folder name as it is", () => {
   it("keeps each tenant's sessions apart at any allowed length", async () => {
-    const root = await mkdtemp(join(tmpdir(), "arbor-tenant-"));
-    try {
-      const store = new FileSessionStore({ root });
-      const tenants = ["x".repeat(191), "x".repeat(200), `${"x".repeat(199)}y`, "é".repeat(200)];
-      const ids: string[] = [];
-      for (const tenant of tenants) {
-        const session = await store.create({ cwd: "/a", tenant });
-        await session.close();
-        ids.push(session.id);
-      }
-      for (const [i, tenant] of tenants.entries()) {
-        const fresh = new FileSessionStore({ root });
-        expect((await fresh.list({ tenant })).sessions.map((s) => s.id)).toEqual([ids[i]]);
-        for (const [j, id] of ids.entries()) expect(await fresh.has(id, { tenant })).toBe(i === j);
-      }
-    } finally {
-      await rm(root, { recursive: true, force: true });
+    const store = new FileSessionStore({ root });
+    const tenants = ["x".repeat(191), "x".repeat(200), `${"x".repeat(199)}y`, "é".repeat(200)];
+    const ids: string[] = [];
+    for (const tenant of tenants) {
+      const session = await store.create({ cwd: "/a", tenant });
+      await session.close();
+      ids.push(session.id);
+    }
+    for (const [i, tenant] of tenants.entries()) {
+      const fresh = new FileSessionStore({ root });
+      expect((await fresh.list({ tenant })).sessions.map((s) => s.id)).toEqual([ids[i]]);
+      for (const [j, id] of ids.entries()) expect(await fresh.has(id, { tenant })).toBe(i === j);
     }
   });
 });
