@@ -36,14 +36,14 @@ interface LiveRun {
  * While a run lives, its events are written with synchronous calls on a descriptor kept
  * open: a few hundred bytes into the page cache take microseconds, where a trip through
  * libuv's thread pool (open, write, close each) took 0.5–5 ms on a busy loop and held every
- * event back from its readers that long. Its record is written through the thread pool
- * (once for a run on a free session, which starts running), which overlaps the opening of
- * the run's agent: written
- * synchronously, the same calls held the loop for 1.6–2.4 ms before the agent could go on
- * (first event +6.1 ms against +3.8 ms added, medians of six paired benchmark runs). Nothing
- * is synced until the run ends, so a crash of the process loses nothing written, and a
- * power loss loses a run that had not ended (the server then answers 404 for it; its session
- * keeps what it stored).
+ * event back from its readers that long. Its record is written through the thread pool,
+ * which overlaps the opening of the run's agent (a run on a free session is recorded once,
+ * already running). When a run was recorded twice (created, then marked running), the same
+ * calls made synchronously held the loop for 1.6–2.4 ms before the agent could go on (first
+ * event +6.1 ms against +3.8 ms added, medians of six paired runs); for the one write left,
+ * three paired runs each way showed no difference. Nothing is synced until the run ends, so
+ * a crash of the process loses nothing written, and a power loss loses a run that had not
+ * ended (the server then answers 404 for it; its session keeps what it stored).
  */
 export class FileRunEventLog implements RunEventLog {
   private readonly live = new Map<string, LiveRun>();
