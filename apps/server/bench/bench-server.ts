@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FakeProviderServer, type ScriptedResponseInput } from "@arbor/providers/test";
+import { type KeyedCall, keyedCall } from "../test/helpers/keyed-call.js";
 
 /** A server on loopback over a fake provider, with a tenant key, for the benchmarks. */
 export interface BenchServer {
@@ -14,12 +15,8 @@ export interface BenchServer {
   key: string;
   tenantId: string;
   providers: { fake: { api: "openai-chat"; apiKey: string; baseURL: string } };
-  call(
-    method: string,
-    path: string,
-    json?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<Response>;
+  /** Calls the server with the tenant key. */
+  call: KeyedCall;
   close(): Promise<void>;
 }
 
@@ -82,16 +79,7 @@ export async function startBenchServer(
     key: key as string,
     tenantId: tenant.id as string,
     providers: { fake: { api: "openai-chat", apiKey: "fake", baseURL: fake.openaiBaseURL } },
-    call: (method, path, json, headers = {}) =>
-      fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(json !== undefined ? { "content-type": "application/json" } : {}),
-          ...headers,
-        },
-        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
-      }),
+    call: keyedCall(() => server.url, key as string),
     close: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

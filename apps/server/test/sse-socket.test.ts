@@ -28,6 +28,16 @@ async function startRun(
   return { sessionId: session.id as string, runId: (await json(res)).runId as string };
 }
 
+/** The text of the session's last message, as its context gives it. */
+async function lastAnswerText(sessionId: string): Promise<string | undefined> {
+  const context = await json(await s.call("GET", `/v1/sessions/${sessionId}/context`));
+  const messages = context.messages as Array<{ content: Array<{ text?: string }> }>;
+  return messages
+    .at(-1)
+    ?.content.map((c) => c.text ?? "")
+    .join("");
+}
+
 async function waitForEnd(runId: string): Promise<Record<string, unknown>> {
   for (;;) {
     const run = await json(await s.call("GET", `/v1/runs/${runId}`));
@@ -82,14 +92,7 @@ describe("SSE over a socket", () => {
     expect(partial.messages.length).toBeGreaterThan(0);
     const run = await waitForEnd(runId);
     expect(run.status).toBe("completed");
-    const context = await json(await s.call("GET", `/v1/sessions/${sessionId}/context`));
-    const messages = context.messages as Array<{ role: string; content: Array<{ text?: string }> }>;
-    expect(
-      messages
-        .at(-1)
-        ?.content.map((c) => c.text ?? "")
-        .join(""),
-    ).toBe("s".repeat(30));
+    expect(await lastAnswerText(sessionId)).toBe("s".repeat(30));
   });
 
   it("resumes with Last-Event-ID mid-run and after the run ended, with no gap or duplicate", async () => {
@@ -216,14 +219,7 @@ describe("a run streamed from its POST (Accept: text/event-stream)", () => {
     });
     const runId = JSON.parse(partial.messages[0]?.data ?? "{}").runId as string;
     expect((await waitForEnd(runId)).status).toBe("completed");
-    const context = await json(await s.call("GET", `/v1/sessions/${sessionId}/context`));
-    const messages = context.messages as Array<{ content: Array<{ text?: string }> }>;
-    expect(
-      messages
-        .at(-1)
-        ?.content.map((c) => c.text ?? "")
-        .join(""),
-    ).toBe("s".repeat(30));
+    expect(await lastAnswerText(sessionId)).toBe("s".repeat(30));
   });
 
   it("answers 429 before starting anything when the key holds its streams, and 404 gives the place back", async () => {

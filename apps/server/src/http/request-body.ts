@@ -24,9 +24,7 @@ export async function readBodyText(
   c: Context,
   maxBytes: number,
 ): Promise<{ text: string } | { failure: BodyFailure }> {
-  const length = c.req.header("content-length");
-  if (length !== undefined && /^\d+$/.test(length) && Number(length) > maxBytes)
-    return { failure: "too_large" };
+  if (declaredOver(c, maxBytes)) return { failure: "too_large" };
   const incoming = (c.env as NodeBindings | undefined)?.incoming;
   const read = incoming
     ? await readMessage(incoming, maxBytes)
@@ -35,6 +33,12 @@ export async function readBodyText(
   const text = Buffer.concat(read.chunks).toString("utf8");
   (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   return { text };
+}
+
+/** Whether the request's `Content-Length` says its body is over `maxBytes`. */
+export function declaredOver(c: Context, maxBytes: number): boolean {
+  const length = c.req.header("content-length");
+  return length !== undefined && /^\d+$/.test(length) && Number(length) > maxBytes;
 }
 
 type ReadChunks = { chunks: Uint8Array[] } | { failure: BodyFailure };

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { ServerLimits } from "../config/limits.js";
 import { ApiError } from "../errors/index.js";
 import { jsonDepth } from "./json-depth.js";
-import { readBodyText } from "./request-body.js";
+import { declaredOver, readBodyText } from "./request-body.js";
 import type { ServerEnv } from "./server-env.js";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -19,8 +19,7 @@ export function jsonBodyCheck(limits: ServerLimits): MiddlewareHandler {
     new ApiError(413, "body_too_large", `the request body is over ${limits.bodyBytes} bytes`);
   return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) {
-      const length = Number(c.req.header("content-length") ?? 0);
-      if (length > limits.bodyBytes) throw tooLarge();
+      if (declaredOver(c, limits.bodyBytes)) throw tooLarge();
       return next();
     }
     const read = await readBodyText(c, limits.bodyBytes);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProviderServer, type ScriptedResponseInput } from "@arbor/providers/test";
 import { parseServerOptions, type RunningServer, startServer } from "../../src/index.js";
+import { type KeyedCall, keyedCall } from "./keyed-call.js";
 
 /** An `arbor-server` listening on loopback, over a fake provider, with a tenant key. */
 export interface SocketServer {
@@ -12,12 +13,7 @@ export interface SocketServer {
   key: string;
   adminKey: string;
   /** Calls the server with the tenant key. */
-  call(
-    method: string,
-    path: string,
-    json?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<Response>;
+  call: KeyedCall;
   /** Starts the server again on the same home (after {@link SocketServer.server} closed). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -76,16 +72,7 @@ export async function startSocketServer(
     home,
     key: key as string,
     adminKey: ADMIN,
-    call: (method, path, json, headers = {}) =>
-      fetch(`${result.server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(json !== undefined ? { "content-type": "application/json" } : {}),
-          ...headers,
-        },
-        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
-      }),
+    call: keyedCall(() => result.server.url, key as string),
     restart: async () => {
       server = await start();
       result.server = server;
