@@ -31,7 +31,7 @@ async function inProcess(
   const host = await AgentHost.open({
     store,
     sessionId,
-    definition,
+    agent: definition,
     models: { providers: bench.providers },
   });
   const run = host.prompt(`stream ${deltas}`);

@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
+import type { AgentDefinition, AgentHostOptions, AgentNode } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
 import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import type { ServerLimits } from "./config/limits.js";
@@ -15,7 +15,7 @@ export interface AppDeps {
   log: RunEventLog;
   runs: RunControl;
   /** The agents clients may name, and how their targets become models. */
-  agents: ReadonlyMap<string, AgentDefinition>;
+  agents: ReadonlyMap<string, AgentDefinition | AgentNode>;
   models: AgentHostOptions["models"];
   /** The agents' extensions (their commands); none when absent. */
   extensions?: ServerExtensions | undefined;

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type AgentDefinition, definitionOf } from "@arbor/orchestration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   loadServerAgents,
@@ -78,8 +79,12 @@ describe("extensions at start-up", { timeout: 30_000 }, () => {
     const { agents, extensions } = await load(
       `${base}agents:\n  - { name: inline, models: [openai], extensions: [ext/gate.ts] }\n  - file: agents/filed.md\n`,
     );
-    expect(agents.get("inline")?.extensions).toEqual([join(dir, "ext", "gate.ts")]);
-    expect(agents.get("filed")?.extensions).toEqual([join(dir, "ext", "gate.ts")]);
+    expect(definitionOf(agents.get("inline") as AgentDefinition).extensions).toEqual([
+      join(dir, "ext", "gate.ts"),
+    ]);
+    expect(definitionOf(agents.get("filed") as AgentDefinition).extensions).toEqual([
+      join(dir, "ext", "gate.ts"),
+    ]);
     for (const agent of ["inline", "filed"]) {
       expect(extensions.commandsOf(agent)).toEqual([
         { name: "hi", description: "Says hi", extension: "gate.ts" },

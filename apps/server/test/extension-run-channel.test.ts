@@ -1,20 +1,20 @@
-import type { AgentHost } from "@arbor/orchestration";
-import type { AgentEvent, AgentRun } from "@arbor/turn-runner";
+import type { AgentHost, HostRun } from "@arbor/orchestration";
 import { describe, expect, it } from "vitest";
 import { RunEventChannel } from "../src/extensions/run-event-channel.js";
 import { RunExtensions } from "../src/extensions/run-extensions.js";
 import { RunUi } from "../src/extensions/run-ui.js";
+import type { ServerRunEvent } from "../src/runs/server-run-event.js";
 
 /** Agent events with the runner's own seq numbers, one every `gapMs`. */
-async function* agentEvents(count: number, gapMs: number): AsyncGenerator<AgentEvent> {
+async function* agentEvents(count: number, gapMs: number): AsyncGenerator<ServerRunEvent> {
   for (let i = 1; i <= count; i++) {
     await new Promise((resolve) => setTimeout(resolve, gapMs));
-    yield { runId: "run_x", seq: i, type: "turn_start", turnIndex: i } as unknown as AgentEvent;
+    yield { runId: "run_x", seq: i, type: "turn_start", turnIndex: i } as unknown as ServerRunEvent;
   }
 }
 
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const all: AgentEvent[] = [];
+async function collect(events: AsyncIterable<ServerRunEvent>): Promise<ServerRunEvent[]> {
+  const all: ServerRunEvent[] = [];
   for await (const event of events) all.push(event);
   return all;
 }
@@ -50,7 +50,7 @@ describe("RunExtensions.drive", () => {
     const channel = new RunEventChannel("run_x");
     const ui = new RunUi({ emit: (event) => channel.push(event), maxWaitMs: 1000 });
     const extensions = new RunExtensions({} as never, ui, channel);
-    const run = { events: agentEvents(3, 20), result: Promise.resolve({}) } as unknown as AgentRun;
+    const run = { events: agentEvents(3, 20), result: Promise.resolve({}) } as unknown as HostRun;
     const host = {
       onSessionChange: () => () => true,
       onToolUpdate: () => () => true,

@@ -1,7 +1,6 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   FileApiKeyStore,
@@ -12,6 +11,7 @@ import {
   type RunEventLog,
   type RunRecord,
 } from "../src/index.js";
+import type { ServerRunEvent } from "../src/runs/server-run-event.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -34,7 +34,7 @@ function record(status: RunRecord["status"] = "running", lastSeq = 0): RunRecord
 }
 
 /** An event as the log sees it: the envelope, and the fields of its type (kept as they are). */
-function delta(seq: number): AgentEvent {
+function delta(seq: number): ServerRunEvent {
   return {
     runId: RUN,
     seq,
@@ -42,7 +42,7 @@ function delta(seq: number): AgentEvent {
     turnIndex: 0,
     index: 0,
     delta: `d${seq}`,
-  } as unknown as AgentEvent;
+  } as unknown as ServerRunEvent;
 }
 
 describe("FileApiKeyStore", () => {
@@ -169,7 +169,7 @@ describe("FileRunEventLog", () => {
     const ids = Array.from({ length: 30 }, (_, i) => `run_${String(i).padStart(24, "0")}`);
     for (const id of ids) {
       await log.createRun({ ...record(), id });
-      await log.appendEvents(id, [{ ...delta(1), runId: id } as AgentEvent]);
+      await log.appendEvents(id, [{ ...delta(1), runId: id } as ServerRunEvent]);
     }
     expect(await openFiles()).toBeGreaterThanOrEqual(before + 30);
     for (const id of ids) await log.updateRun({ ...record("completed", 1), id });

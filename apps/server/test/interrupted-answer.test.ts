@@ -1,13 +1,13 @@
 import { defineAgent } from "@arbor/orchestration";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { describe, expect, it } from "vitest";
 import { interruptedAnswer } from "../src/runs/postgres/interrupted-answer.js";
+import type { ServerRunEvent } from "../src/runs/server-run-event.js";
 
 const agent = defineAgent({ name: "a", models: ["fake/fake-model"], systemPrompt: "x" });
 const models = { providers: { fake: { api: "openai-chat" as const, apiKey: "k" } } };
 
 let seq = 0;
-function event(type: string, extra: Record<string, unknown> = {}): AgentEvent {
+function event(type: string, extra: Record<string, unknown> = {}): ServerRunEvent {
   seq++;
   return {
     type,
@@ -16,7 +16,7 @@ function event(type: string, extra: Record<string, unknown> = {}): AgentEvent {
     timestamp: 0,
     turnIndex: 0,
     ...extra,
-  } as unknown as AgentEvent;
+  } as unknown as ServerRunEvent;
 }
 const delta = (index: number, text: string) => event("text_delta", { index, delta: text });
 const end = () =>

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { describe, expect, it } from "vitest";
 import {
   FileRunEventLog,
@@ -9,6 +8,7 @@ import {
 } from "../src/index.js";
 import { PostgresRunEventLog } from "../src/runs/postgres/postgres-run-event-log.js";
 import { RunLeaseLostError } from "../src/runs/postgres/run-lease-lost-error.js";
+import type { ServerRunEvent } from "../src/runs/server-run-event.js";
 import { serverDatabaseSuite } from "./helpers/server-database-suite.js";
 
 const db = serverDatabaseSuite("the PostgreSQL run log tests", "arbor-server-logs-");
@@ -27,7 +27,7 @@ function newRecord(): RunRecord {
   };
 }
 
-function deltas(from: number, count: number, runId: string): AgentEvent[] {
+function deltas(from: number, count: number, runId: string): ServerRunEvent[] {
   return Array.from({ length: count }, (_, i) => ({
     type: "text_delta",
     seq: from + i,
@@ -36,7 +36,7 @@ function deltas(from: number, count: number, runId: string): AgentEvent[] {
     turnIndex: 0,
     index: 0,
     delta: `d${from + i} "quoted" \\ {json} ünïcode`,
-  })) as unknown as AgentEvent[];
+  })) as unknown as ServerRunEvent[];
 }
 
 const pgDb = () => ({

@@ -67,7 +67,7 @@ async function bare(store: MemorySessionStore): Promise<void> {
       const child = await AgentHost.open({
         store,
         create: { cwd: "/" },
-        definition: definition("worker"),
+        agent: definition("worker"),
         models: () => new ScriptedModel({ responses: ["ok"] }),
         agentOptions: quiet,
       });
@@ -82,7 +82,7 @@ async function bare(store: MemorySessionStore): Promise<void> {
   const host = await AgentHost.open({
     store,
     create: { cwd: "/" },
-    definition: definition("main"),
+    agent: definition("main"),
     models: () =>
       new ScriptedModel({ responses: [call("agent__worker", { prompt: WORKER_PROMPT }), "done"] }),
     tools: [worker],
@@ -190,7 +190,7 @@ async function parallel(url: string): Promise<void> {
             const host = await AgentHost.open({
               store: bareStore,
               create: { cwd: "/" },
-              definition: definition("worker"),
+              agent: definition("worker"),
               models: model,
               agentOptions: quiet,
             });

@@ -194,7 +194,7 @@ describe("example extensions through AgentHost", () => {
     const path = fileURLToPath(new URL("bookmark.ts", `file://${examplesDir}`));
     const { options } = scriptedHostOptions(["Hello"], {
       extensions: runner,
-      definition: defineAgent({
+      agent: defineAgent({
         name: "bookmarker",
         systemPrompt: "You help.",
         models: ["scripted/scripted"],

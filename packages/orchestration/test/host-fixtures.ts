@@ -1,7 +1,7 @@
 import { ExtensionRunner } from "@arbor/extensions-api";
 import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
 import { MemorySessionStore } from "@arbor/session-store";
-import { defineAgent } from "../src/definition/index.js";
+import { type AgentDefinition, defineAgent } from "../src/definition/index.js";
 import type { AgentHostOptions } from "../src/host/host-options.js";
 
 /** What a recording extension saw, in order: `start:<reason>:<session>` and `shutdown:<session>`. */
@@ -25,17 +25,20 @@ export async function recordingExtensions(): Promise<{
   return { runner, log };
 }
 
+/** Host options whose agent is a definition (tests build new definitions from it). */
+export type ScriptedHostOptions = AgentHostOptions & { agent: AgentDefinition };
+
 /** A test agent whose every target is one scripted model, on a memory store unless told otherwise. */
 export function scriptedHostOptions(
   responses: readonly ScriptedResponseInput[],
   overrides: Partial<AgentHostOptions> = {},
-): { options: AgentHostOptions; model: ScriptedModel; store: MemorySessionStore } {
+): { options: ScriptedHostOptions; model: ScriptedModel; store: MemorySessionStore } {
   const model = new ScriptedModel({ responses });
   const store = new MemorySessionStore();
   const options = {
     store,
     create: { cwd: "/project" },
-    definition: defineAgent({
+    agent: defineAgent({
       name: "helper",
       systemPrompt: "You help.",
       models: ["scripted/scripted"],
@@ -43,6 +46,6 @@ export function scriptedHostOptions(
     models: () => model,
     agentOptions: { retryDelayMs: 1, sleep: async () => {} },
     ...overrides,
-  } as AgentHostOptions;
+  } as ScriptedHostOptions;
   return { options, model, store };
 }

@@ -5,7 +5,6 @@ export {
   rememberAgentFile,
   rememberedAgentFile,
 } from "./agent-file-entry.js";
-export { AgentTreeRunner, type AgentTreeRunnerOptions } from "./agent-tree-runner.js";
 export { type ChildRunSummary, childRunText } from "./child-run-text.js";
 export { isChildSession, withoutChildSessions } from "./child-session-filter.js";
 export { type InteractiveAgentFile, interactiveAgentFile } from "./interactive-agent-file.js";

@@ -82,7 +82,7 @@ export async function runDemo(
     host = await AgentHost.open({
       store: new CliSessionStore({ sessionsRoot: dirname(dir), sessionDirFor: () => dir }),
       create: { cwd },
-      definition: DEMO_AGENT,
+      agent: DEMO_AGENT,
       models: () => model,
       tools: [demoReadFileTool],
       rules: [ttsrRuleSchema.parse(DEMO_RULE)],

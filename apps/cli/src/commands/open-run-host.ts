@@ -1,4 +1,4 @@
-import type { AgentHost } from "@arbor/orchestration";
+import type { AgentHost, AgentNode } from "@arbor/orchestration";
 import type { ReasoningLevel } from "@arbor/providers";
 import { MemorySessionStore } from "@arbor/session-store";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
@@ -23,6 +23,12 @@ export interface RunOverrides {
   maxTurns?: number;
   /** Keep the session in memory only: nothing is written. */
   noSession?: boolean;
+  /**
+   * An agent file's tree (`--agent`): it is the agent, run whole on every prompt (advisors,
+   * router, handoff, sub-agents in child sessions beside the session), instead of the
+   * config's agent.
+   */
+  agentTree?: AgentNode;
 }
 
 /** The system prompt of a run: the override or the config's, with the appended text. */
@@ -88,10 +94,12 @@ export async function openRunHost(
   );
   const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
   for (const problem of projectContext.problems) printer.err(`[skipped ${problem}]\n`);
-  const base = cliAgentDefinition(selection.provider, selection.config, {
-    systemPrompt: runSystemPrompt(selection.config.systemPrompt, overrides),
-    context: contextPrompt(projectContext),
-  });
+  const base =
+    overrides.agentTree?.definition ??
+    cliAgentDefinition(selection.provider, selection.config, {
+      systemPrompt: runSystemPrompt(selection.config.systemPrompt, overrides),
+      context: contextPrompt(projectContext),
+    });
   const definition = {
     ...base,
     ...(overrides.maxTurns !== undefined
@@ -103,7 +111,7 @@ export async function openRunHost(
     paths,
     session: choice,
     ...(overrides.noSession ? { store: new MemorySessionStore() } : {}),
-    definition,
+    agent: overrides.agentTree ? { ...overrides.agentTree, definition } : definition,
     models: cliModels(selection.provider, () => thinking),
     rules: rules.rules,
     tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@arbor/turn-runner";
+import type { RunEvent } from "@arbor/orchestration";
 
 /** How print mode writes a run: the answer text, one JSON object, or one JSON event per line. */
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -25,7 +25,7 @@ export class AcceptedText {
    * Takes the next event of the run.
    * @returns the text to write now ("" for nothing)
    */
-  take(event: AgentEvent): string {
+  take(event: RunEvent): string {
     switch (event.type) {
       case "text_delta":
         this.#streaming += event.delta;

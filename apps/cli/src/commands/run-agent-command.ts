@@ -1,33 +1,19 @@
-import { type OrchestrationEvent, type OrchestrationResult, runAgent } from "@arbor/orchestration";
-import { workspaceTools } from "../agent/workspace-tools.js";
+import type { HostRun, OrchestrationResult, RunEvent } from "@arbor/orchestration";
 import { loadCliAgentTree, rememberAgentFile } from "../agent-tree/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
-import { configuredThinking } from "../config/index.js";
-import { CliSessionStore, cliAgentOptions, cliModels } from "../host/index.js";
-import { sessionDirFor } from "../paths.js";
-import { asCliError, chooseSession } from "../session-locator.js";
-import { runGateAndRules } from "./open-run-host.js";
+import { asCliError } from "../session-locator.js";
+import { openRunHost } from "./open-run-host.js";
 import { readAll } from "./run-command.js";
 import { RUN_EXIT_CODES, runExitCode } from "./run-exit-code.js";
 
 /** A line for stderr when a child (advisor, destination, handoff, sub-agent) starts or ends. */
-export function orchestrationNotice(event: OrchestrationEvent): string | undefined {
+export function orchestrationNotice(event: RunEvent): string | undefined {
   if (event.type === "child_start") return `[${event.role} ${event.agentPath} started]`;
   if (event.type !== "child_end") return undefined;
   const tokens = event.usage.input + event.usage.output;
   const detail = event.message ? `: ${event.message}` : "";
   return `[${event.role} ${event.agentPath} ${event.outcome}, ${tokens} tokens${detail}]`;
-}
-
-/** Records in a stored session that it ran on `file`. */
-async function rememberIn(store: CliSessionStore, sessionId: string, file: string): Promise<void> {
-  const session = await store.open(sessionId);
-  try {
-    await rememberAgentFile(session, file);
-  } finally {
-    await session.close();
-  }
 }
 
 /**
@@ -38,7 +24,7 @@ async function rememberIn(store: CliSessionStore, sessionId: string, file: strin
  * one stops them at once.
  */
 export async function runAgentCommand(context: CliContext, agentFile: string): Promise<number> {
-  const { io, args, paths, printer } = context;
+  const { io, args, printer } = context;
   let prompt = args.positionals.join(" ").trim();
   if (!prompt && io.stdin.isTTY !== true) prompt = (await readAll(io.stdin)).trim();
   if (!prompt) {
@@ -49,31 +35,19 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
   }
   const tree = await loadCliAgentTree(io.cwd, agentFile);
   const selection = await selectModel(context);
-  const thinking = configuredThinking(selection.config);
-  const { gate, rules } = await runGateAndRules(context, selection);
-  const choice = await chooseSession(paths, io.cwd, args);
-  const store = new CliSessionStore({
-    sessionsRoot: paths.sessionsRoot,
-    sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
-  });
-  const run = runAgent(tree, prompt, {
-    store,
-    cwd: io.cwd,
-    ...(choice.sessionId !== undefined ? { sessionId: choice.sessionId } : {}),
-    models: cliModels(selection.provider, () => thinking),
-    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
-    rules: rules.rules,
-    agentOptions: cliAgentOptions(selection.config),
-  });
+  // The same setup as `arbor run` and the app: trust, extensions, rules, approvals, models.
+  const host = await openRunHost(context, selection, { agentTree: tree });
   let stops = 0;
+  let run: HostRun | undefined;
   const onSigint = () => {
     stops += 1;
-    if (stops === 1) run.stop();
-    else run.abort();
+    if (stops === 1) run?.stop();
+    else run?.abort();
   };
   process.on("SIGINT", onSigint);
   let result: OrchestrationResult;
   try {
+    run = host.prompt(prompt);
     let endedWithNewline = true;
     for await (const event of run.events) {
       if (event.type === "text_delta" && !args.json) {
@@ -90,7 +64,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
     result = await run.result;
     if (!args.json && !endedWithNewline) io.stdout.write("\n");
     // As the app does: `arbor -c` (or -r, -s) then resumes the session on this agent file.
-    await rememberIn(store, result.session.id, tree.file).catch((error: unknown) => {
+    await rememberAgentFile(host.session, tree.file).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
       printer.err(`[the session does not remember its agent file: ${reason}]\n`);
     });
@@ -98,7 +72,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
     throw asCliError(error);
   } finally {
     process.removeListener("SIGINT", onSigint);
-    await store.close();
+    await host.close();
   }
   if (args.json) printer.json(result);
   else printer.err(`[answered by ${result.finalAgent}; session ${result.session.id}]\n`);

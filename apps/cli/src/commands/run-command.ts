@@ -1,6 +1,5 @@
 import { guardExtensionFailures } from "@arbor/extensions-api";
-import type { AgentHost } from "@arbor/orchestration";
-import type { AgentEvent } from "@arbor/turn-runner";
+import type { AgentHost, RunEvent } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { UnpricedModels } from "../output/index.js";
@@ -20,7 +19,7 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /** A short line for events the user should notice on stderr, or undefined. */
-export function noticeFor(event: AgentEvent): string | undefined {
+export function noticeFor(event: RunEvent): string | undefined {
   if (event.type === "ttsr_triggered") {
     const rules = event.rules.join(", ");
     return event.interrupted

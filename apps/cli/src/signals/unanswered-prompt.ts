@@ -1,6 +1,5 @@
-import type { AgentHost } from "@arbor/orchestration";
+import type { AgentHost, HostRun } from "@arbor/orchestration";
 import { isEntryOfType, type Session } from "@arbor/session-store";
-import type { AgentRun } from "@arbor/turn-runner";
 
 /** A user message at the end of the active path that no answer follows. */
 export interface UnansweredPrompt {
@@ -39,7 +38,7 @@ export function unansweredPrompt(session: Session): UnansweredPrompt | undefined
 export async function retryUnansweredPrompt(
   host: AgentHost,
   prompt: UnansweredPrompt,
-): Promise<AgentRun> {
+): Promise<HostRun> {
   const { text } = await host.editMessage(prompt.entryId);
   return host.prompt(text);
 }

@@ -4,8 +4,6 @@ import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test
 import { MemorySessionStore } from "@arbor/session-store";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AgentTreeRunner } from "../agent-tree/index.js";
-import { LendingSessionStore } from "../host/index.js";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
 import { inputReady } from "./ink-input.test-util.js";
@@ -45,25 +43,20 @@ async function openApp(
     if (!model) throw new Error(`no script for ${target.provider}`);
     return model;
   };
-  const store = new LendingSessionStore(new MemorySessionStore());
+  const store = new MemorySessionStore();
+  // The host runs the tree whole: the app drives it as it drives any agent.
   const host = await AgentHost.open({
     store,
     create: { cwd: "/project" },
-    definition: tree.definition,
+    agent: tree,
     models: modelOf,
     agentOptions: { generateTitle: false },
-  });
-  const agentTree = new AgentTreeRunner({
-    tree,
-    file: "/project/agents/desk.md",
-    store,
-    run: { cwd: "/project", models: modelOf, agentOptions: { generateTitle: false } },
   });
   const controller = new ChatController({
     host,
     rules: { rules: [], warnings: [] },
     selectModel: () => modelOf({ provider: "desk" }),
-    agentTree,
+    agentFile: "/project/agents/desk.md",
     openSession: (id) => store.open(id, { readOnly: true }),
   });
   const app = render(

@@ -1,17 +1,16 @@
-import type { AgentHost } from "@arbor/orchestration";
+import type { AgentHost, RunEvent } from "@arbor/orchestration";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
 import { isEntryOfType, type Session } from "@arbor/session-store";
-import type { AgentEvent, AgentRun, AgentSession } from "@arbor/turn-runner";
+import type { AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
-import type { AgentTreeRunner } from "../agent-tree/index.js";
 import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { retryUnansweredPrompt, type UnansweredPrompt } from "../signals/index.js";
-import { AgentFileRuns } from "./agent-file-runs.js";
 import { childAnswers, withChildAnswers } from "./child-answers.js";
 import { type ChildSessionSnapshot, readChildSession } from "./child-session-snapshot.js";
 import { withNewCustomMessages } from "./custom-message-items.js";
+import { applyOrchestrationEvent } from "./orchestration-items.js";
 import { nextItemId, type TranscriptItem, transcriptFromSession } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";
 
@@ -53,10 +52,10 @@ export interface ChatControllerOptions {
    */
   redact?: (text: string) => string;
   /**
-   * Runs every prompt on an agent file's tree (advisors, router, handoff, sub-agents)
-   * instead of the host's own agent. Default: prompts go to the host's agent.
+   * The agent file the host runs (absolute), shown in the footer; its runs' answers are
+   * marked with the agent path of the agent giving each. Default: none.
    */
-  agentTree?: AgentTreeRunner;
+  agentFile?: string;
   /** Opens a session of the store read-only by id (`/tree` opens child sessions with it). */
   openSession?: (id: string) => Promise<Session>;
 }
@@ -72,18 +71,9 @@ export class ChatController {
   private readonly listeners = new Set<() => void>();
   private readonly host: AgentHost;
   private readonly unpriced = new UnpricedModels();
-  /** The agent file's runs, when the app runs one. */
-  private readonly agentRuns: AgentFileRuns | undefined;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.host = options.host;
-    this.agentRuns =
-      options.agentTree &&
-      new AgentFileRuns(options.agentTree, {
-        items: () => this.state.items,
-        show: (items, derive) => this.update({ items }, derive),
-        notify: (text, tone) => this.notify(text, tone),
-      });
     // Runs extensions start (commands, events) stream into the transcript like the user's.
     this.host.onRun((run) => void this.follow(run));
     this.state = this.snapshot({
@@ -164,7 +154,7 @@ export class ChatController {
       contextTokens: host.contextTokens,
       contextWindow: host.model.contextWindow,
       sessionFile: host.location,
-      agentFile: this.options.agentTree?.file,
+      agentFile: this.options.agentFile,
     } as ChatState;
   }
 
@@ -221,45 +211,19 @@ export class ChatController {
       { kind: "user", id: nextItemId("u"), text },
     ];
     this.update({ items, running: true });
-    if (this.options.agentTree) await this.orchestrate(text);
-    else await this.follow(this.host.prompt(text));
+    await this.follow(this.host.prompt(text));
   }
 
-  /** The agent file this app runs on, when it was opened with one. */
-  get agentTree(): AgentTreeRunner | undefined {
-    return this.options.agentTree;
-  }
-
-  /** Whether a prompt, an agent file's run or a change (compaction, navigation) is under way. */
+  /** Whether a prompt (an agent file's run included) or a change is under way. */
   private busy(): boolean {
-    return this.host.state().busy !== undefined || this.agentRuns?.running === true;
-  }
-
-  /**
-   * Refuses a change to the session while an agent file's run works in it.
-   * @throws Error saying to wait or press Esc
-   */
-  private assertNoAgentRun(action: string): void {
-    if (!this.agentRuns?.running) return;
-    throw new Error(
-      `cannot ${action} while the agent file's run is under way; wait for it or press Esc to abort it`,
-    );
-  }
-
-  /** Runs `text` on the agent file's tree (see {@link AgentFileRuns}); resolves when it ended. */
-  private async orchestrate(text: string): Promise<void> {
-    try {
-      await this.agentRuns?.run(this.host.session, text);
-    } finally {
-      this.update({ running: false });
-    }
+    return this.host.state().busy !== undefined;
   }
 
   /**
    * Streams a run (one the user started, or one an extension started) into the transcript;
    * the run's events replay from its start, so a run that began before the app did shows whole.
    */
-  async follow(run: AgentRun): Promise<void> {
+  async follow(run: { events: AsyncIterable<RunEvent>; result: Promise<unknown> }): Promise<void> {
     this.update({ running: true });
     for await (const event of run.events) this.apply(event);
     // The footer's totals are derived from the session, where the run stored its use.
@@ -278,16 +242,6 @@ export class ChatController {
    */
   async retry(prompt: UnansweredPrompt): Promise<void> {
     if (this.busy()) return;
-    if (this.options.agentTree) {
-      // The new message becomes a sibling of the unanswered one, then runs on the agent tree.
-      const { text } = await this.host.editMessage(prompt.entryId);
-      this.update({
-        items: [...this.stored(this.host.session), { kind: "user", id: nextItemId("u"), text }],
-        running: true,
-      });
-      await this.orchestrate(text);
-      return;
-    }
     const run = await retryUnansweredPrompt(this.host, prompt);
     const items = this.stored(this.host.session);
     this.update({
@@ -303,22 +257,27 @@ export class ChatController {
    * sub-agents at any depth) ends too.
    */
   abort(): void {
-    if (!this.agentRuns?.abort()) this.host.abort();
+    this.host.abort();
   }
 
   /** Resolves once no prompt, agent file's run or change is under way. */
   async waitForIdle(): Promise<void> {
-    await this.agentRuns?.settled();
     await this.host.waitForIdle();
   }
 
-  /** Folds one agent event into the transcript. */
-  private apply(event: AgentEvent): void {
+  /**
+   * Folds one event into the transcript; an agent file's run shows its child runs as rows
+   * and marks each answer with the agent giving it.
+   */
+  private apply(event: RunEvent): void {
     const delta =
       event.type === "text_delta" ||
       event.type === "thinking_delta" ||
       event.type === "toolcall_delta";
-    const items = applyAgentEvent(this.state.items, event);
+    const items =
+      this.options.agentFile === undefined && "ancestry" in event
+        ? applyAgentEvent(this.state.items, event)
+        : applyOrchestrationEvent(this.state.items, event);
     // Extensions' displayed messages are stored during the run; they show as they arrive.
     this.update(
       { items: delta ? items : withNewCustomMessages(items, this.host.session.getBranch()) },
@@ -328,7 +287,6 @@ export class ChatController {
 
   /** Compacts the session now, focused by `instructions`. */
   async compact(instructions?: string): Promise<void> {
-    this.assertNoAgentRun("compact");
     this.update({ busy: "compacting" });
     try {
       const outcome = await this.host.compact(instructions);
@@ -351,7 +309,7 @@ export class ChatController {
    * message moves to its parent and hands its text back, to be edited and sent again.
    */
   async navigate(entryId: string, summarize: boolean): Promise<string | undefined> {
-    if (this.agentRuns?.running) {
+    if (this.options.agentFile !== undefined && this.busy()) {
       this.notify(
         "Could not move there: an agent file's run is under way; wait for it or press Esc.",
         "error",
@@ -384,7 +342,6 @@ export class ChatController {
    * failure leaves the app where it was; the old one is closed.
    */
   async switchSession(sessionId: string): Promise<void> {
-    this.assertNoAgentRun("switch sessions");
     await this.host.switchSession({ sessionId });
     this.update({ items: this.stored(this.host.session) });
   }
@@ -394,7 +351,6 @@ export class ChatController {
    * entry and tells extensions (`model_select`).
    */
   async setModel(spec: string): Promise<void> {
-    this.assertNoAgentRun("change the model");
     await this.host.setModel(this.options.selectModel(spec));
     this.update({});
   }
@@ -416,7 +372,6 @@ export class ChatController {
 
   /** Sets the reasoning level from the next request on, recorded in the session. */
   async setThinking(level: string): Promise<void> {
-    this.assertNoAgentRun("change the thinking level");
     const known = REASONING_LEVELS.find((candidate) => candidate === level);
     if (known === undefined) {
       throw new Error(
@@ -432,7 +387,6 @@ export class ChatController {
    * the agent to the fork (and tells extensions), the old session is closed.
    */
   async fork(): Promise<Session | undefined> {
-    this.assertNoAgentRun("fork");
     if (this.host.session.getLeafId() === null) return undefined;
     const forked = await this.host.fork();
     this.update({ items: this.stored(forked) });
@@ -467,8 +421,8 @@ export class ChatController {
 
   /** Closes the host: extensions hear `session_shutdown` once, the session is closed. */
   async close(): Promise<void> {
-    // An agent file's run ends first, so every child records its outcome before the session closes.
-    await this.agentRuns?.close();
+    // An agent file's run ends first (the host waits for it), so every child records its
+    // outcome before the session closes.
     await this.host.close();
   }
 }

@@ -31,7 +31,7 @@ export async function openTestHost(options: TestHostOptions): Promise<{
   const host = await AgentHost.open({
     store,
     create: { cwd: options.cwd },
-    definition,
+    agent: definition,
     models: () => options.model,
     tools: options.tools ?? [],
     rules: options.rules ?? [],

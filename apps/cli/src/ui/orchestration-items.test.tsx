@@ -1,4 +1,4 @@
-import type { OrchestrationEvent } from "@arbor/orchestration";
+import type { RunEvent } from "@arbor/orchestration";
 import { CHILD_SESSION_CUSTOM_TYPE } from "@arbor/orchestration";
 import { MemorySessionStore } from "@arbor/session-store";
 import { render } from "ink-testing-library";
@@ -15,19 +15,21 @@ function child(
   role: "advisor" | "destination" | "handoff" | "subagent",
   agentPath: string,
   end: { outcome?: string; message?: string; tokens?: [number, number]; cost?: number } = {},
-): OrchestrationEvent {
+): RunEvent {
   seq += 1;
   const base = {
     type,
-    orchestrationId: "root",
-    orchestrationSeq: seq,
+    runId: "root-run",
+    childRunId: "child-run",
+    parentRunId: "root-run",
+    seq,
     childSessionId: `s-${agentPath}`,
     parentSessionId: "root",
     role,
     agent: agentPath.split(":").at(-1) as string,
     agentPath,
   };
-  if (type === "child_start") return base as OrchestrationEvent;
+  if (type === "child_start") return base as RunEvent;
   const [input, output] = end.tokens ?? [0, 0];
   return {
     ...base,
@@ -35,20 +37,20 @@ function child(
     ...(end.message ? { message: end.message } : {}),
     usage: usage(input, output),
     cost: end.cost ?? 0,
-  } as OrchestrationEvent;
+  } as RunEvent;
 }
 
-function agentEvent(agentPath: string, payload: Record<string, unknown>): OrchestrationEvent {
+function agentEvent(agentPath: string, payload: Record<string, unknown>): RunEvent {
   seq += 1;
   return {
     runId: `run-${agentPath}`,
     seq,
     ancestry: { runId: `run-${agentPath}`, sessionId: "x", originId: "o", agentPath },
     ...payload,
-  } as OrchestrationEvent;
+  } as RunEvent;
 }
 
-function fold(events: OrchestrationEvent[]): readonly TranscriptItem[] {
+function fold(events: RunEvent[]): readonly TranscriptItem[] {
   return events.reduce<readonly TranscriptItem[]>(applyOrchestrationEvent, []);
 }
 

@@ -1,4 +1,4 @@
-import { type OrchestrationEvent, ROUTER_TOOL_NAME } from "@arbor/orchestration";
+import { ROUTER_TOOL_NAME, type RunEvent } from "@arbor/orchestration";
 import type { AgentEvent } from "@arbor/turn-runner";
 import { withChildUpdate } from "./child-items.js";
 import { nextItemId, type TranscriptItem } from "./transcript.js";
@@ -12,7 +12,7 @@ import { applyAgentEvent } from "./transcript-events.js";
  */
 export function applyOrchestrationEvent(
   items: readonly TranscriptItem[],
-  event: OrchestrationEvent,
+  event: RunEvent,
 ): readonly TranscriptItem[] {
   switch (event.type) {
     case "child_start": {

@@ -7,7 +7,6 @@ import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.
 import { createModel } from "../agent/model-factory.js";
 import { workspaceTools } from "../agent/workspace-tools.js";
 import {
-  AgentTreeRunner,
   interactiveAgentFile,
   rememberAgentFile,
   withoutChildSessions,
@@ -22,7 +21,6 @@ import {
   cliAgentDefinition,
   cliAgentOptions,
   configuredModels,
-  LendingSessionStore,
   openCliHost,
 } from "../host/index.js";
 import { connectCliMcpServers } from "../mcp/index.js";
@@ -83,12 +81,10 @@ export async function startInteractive(context: CliContext): Promise<number> {
     session = { sessionId: picked };
   }
   // One store for the app's session and the child sessions an agent file's runs create.
-  const store = new LendingSessionStore(
-    new CliSessionStore({
-      sessionsRoot: paths.sessionsRoot,
-      sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
-    }),
-  );
+  const store = new CliSessionStore({
+    sessionsRoot: paths.sessionsRoot,
+    sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
+  });
   // An agent file (--agent, or the one the resumed session ran on) loads whole before the
   // screen is taken over: a broken one stops here with the file, the key and the reason.
   const agentFile = await interactiveAgentFile(io.cwd, args.agent, session, store);
@@ -129,6 +125,10 @@ export async function startInteractive(context: CliContext): Promise<number> {
       systemPrompt: selection.config.systemPrompt,
       context: contextPrompt(projectContext),
     });
+  // The config's level is the default; a level set in the session wins.
+  const root = selection.config.thinking
+    ? { ...definition, thinking: selection.config.thinking }
+    : definition;
   const tools = gate.wrap([...workspaceTools(io.cwd, { env: io.env }), ...mcp.tools]);
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
@@ -137,10 +137,8 @@ export async function startInteractive(context: CliContext): Promise<number> {
     paths,
     session,
     store,
-    // The config's level is the default; a level set in the session wins.
-    definition: selection.config.thinking
-      ? { ...definition, thinking: selection.config.thinking }
-      : definition,
+    // An agent file runs whole on every prompt: its advisors, router, handoff, sub-agents.
+    agent: agentFile ? { ...agentFile.tree, definition: root } : root,
     models: configuredModels(selection.provider),
     rules: rules.rules,
     tools,
@@ -163,22 +161,8 @@ export async function startInteractive(context: CliContext): Promise<number> {
     : [];
   // The agent file is remembered in the session, so -c / -r / -s resume on it.
   if (agentFile) await rememberAgentFile(host.session, agentFile.file);
-  const agentTree =
-    agentFile &&
-    new AgentTreeRunner({
-      tree: agentFile.tree,
-      file: agentFile.file,
-      store,
-      run: {
-        cwd: io.cwd,
-        models: configuredModels(selection.provider),
-        tools,
-        rules: rules.rules,
-        agentOptions: cliAgentOptions(selection.config),
-      },
-    });
   const controller = new ChatController({
-    ...(agentTree ? { agentTree } : {}),
+    ...(agentFile ? { agentFile: agentFile.file } : {}),
     openSession: (id) => store.open(id, { readOnly: true }),
     host,
     rules,

@@ -3,9 +3,11 @@ import { dirname, resolve } from "node:path";
 import {
   type AgentDefinition,
   AgentDefinitionError,
+  type AgentNode,
+  agentTreeOf,
   defineAgent,
-  loadAgentFile,
   loadAgentFolder,
+  loadAgentTree,
   type ModelProviders,
   OrchestrationError,
   resolveModelTargets,
@@ -23,7 +25,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The agents a server offers, by name, and the providers their targets resolve against. */
 export interface ServerAgents {
-  agents: ReadonlyMap<string, AgentDefinition>;
+  /** Each agent with the agents it names (advisors, router, handoff, sub-agents), loaded. */
+  agents: ReadonlyMap<string, AgentDefinition | AgentNode>;
   providers: ModelProviders;
   /** The agents' extensions, loaded once to check them; each run loads its own. */
   extensions: ServerExtensions;
@@ -120,22 +123,27 @@ export async function loadServerAgents(
     }
     providers.providers[name] = { ...settings, ...(apiKey !== undefined ? { apiKey } : {}) };
   }
-  const agents = new Map<string, AgentDefinition>();
-  const add = (definition: AgentDefinition, field: string) => {
+  const agents = new Map<string, AgentNode>();
+  const add = (node: AgentNode, field: string) => {
+    const { definition } = node;
     if (agents.has(definition.name)) {
       throw new ServerConfigError(source, field, `a second agent named "${definition.name}"`);
     }
     // Extension paths of an agent written inline are relative to the config file.
-    agents.set(definition.name, withAbsoluteExtensionPaths(definition, base));
+    agents.set(definition.name, {
+      ...node,
+      definition: withAbsoluteExtensionPaths(definition, base),
+    });
   };
   for (const [index, entry] of config.agents.entries()) {
     const field = `agents[${index}]`;
     try {
-      const definition =
+      // An agent file's tree is loaded whole: the agents it names, relative to its folder.
+      const node =
         "file" in entry && typeof entry.file === "string"
-          ? await loadAgentFile(resolve(base, entry.file))
-          : defineAgent(entry as Parameters<typeof defineAgent>[0]);
-      add(definition, field);
+          ? await loadAgentTree(resolve(base, entry.file))
+          : await agentTreeOf(defineAgent(entry as Parameters<typeof defineAgent>[0]));
+      add(node, field);
     } catch (error) {
       throw agentProblem(error, source, field);
     }
@@ -148,9 +156,16 @@ export async function loadServerAgents(
     );
     const first = folder.problems[0];
     if (first) throw agentProblem(first, source, "agentsDir");
-    for (const definition of folder.agents) add(definition, "agentsDir");
+    for (const file of folder.files) {
+      add(
+        await loadAgentTree(file).catch((error: unknown) => {
+          throw agentProblem(error, source, "agentsDir");
+        }),
+        "agentsDir",
+      );
+    }
   }
-  for (const [name, definition] of agents) {
+  for (const [name, { definition }] of agents) {
     if (definition.tools?.length) {
       throw new ServerConfigError(
         source,

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@arbor/turn-runner";
+import type { ServerRunEvent } from "../runs/server-run-event.js";
 import type { ExtensionRunEvent } from "./extension-events.js";
 
 /**
@@ -9,7 +9,7 @@ import type { ExtensionRunEvent } from "./extension-events.js";
  * dense and ordered whichever source an event came from.
  */
 export class RunEventChannel {
-  private readonly queue: AgentEvent[] = [];
+  private readonly queue: ServerRunEvent[] = [];
   private seq = 0;
   private ended = false;
   private wake: (() => void) | undefined;
@@ -19,12 +19,12 @@ export class RunEventChannel {
 
   /** Adds an event of the server's; ignored once the channel ended. */
   push(event: ExtensionRunEvent): void {
-    // The server's events share the envelope of the runner's; the log keeps either as given.
-    this.enqueue({ ...event, runId: this.runId } as unknown as AgentEvent);
+    // `seq` is stamped as it enters the queue.
+    this.enqueue({ ...event, runId: this.runId, seq: 0 });
   }
 
   /** Copies the runner's events in until its stream ends. */
-  async pump(source: AsyncIterable<AgentEvent>): Promise<void> {
+  async pump(source: AsyncIterable<ServerRunEvent>): Promise<void> {
     for await (const event of source) this.enqueue(event);
   }
 
@@ -35,7 +35,7 @@ export class RunEventChannel {
   }
 
   /** Every event, in `seq` order, until {@link end}. One reader. */
-  async *events(): AsyncGenerator<AgentEvent> {
+  async *events(): AsyncGenerator<ServerRunEvent> {
     for (;;) {
       const next = this.queue.shift();
       if (next) {
@@ -50,7 +50,7 @@ export class RunEventChannel {
     }
   }
 
-  private enqueue(event: AgentEvent): void {
+  private enqueue(event: ServerRunEvent): void {
     if (this.ended) return;
     this.seq += 1;
     this.queue.push({ ...event, seq: this.seq });

@@ -1,8 +1,8 @@
 import type { ExtensionRunner } from "@arbor/extensions-api";
-import type { AgentHost } from "@arbor/orchestration";
+import type { AgentHost, HostRun } from "@arbor/orchestration";
 import type { ImagePart } from "@arbor/providers";
-import type { AgentEvent, AgentRun } from "@arbor/turn-runner";
 import { ApiError } from "../errors/index.js";
+import type { ServerRunEvent } from "../runs/server-run-event.js";
 import type { RunEventChannel } from "./run-event-channel.js";
 import type { RunUi } from "./run-ui.js";
 
@@ -17,9 +17,9 @@ export interface RunWork {
 /** What the run service lends {@link RunExtensions.drive}. */
 export interface RunHooks {
   /** Stores the run's events as they come; resolves once the stream ended and all are stored. */
-  record(events: AsyncIterable<AgentEvent>): Promise<void>;
+  record(events: AsyncIterable<ServerRunEvent>): Promise<void>;
   /** Called with the agent's run as soon as it exists (stop and abort act on it). */
-  started(run: AgentRun): void;
+  started(run: HostRun): void;
 }
 
 /**
@@ -47,7 +47,7 @@ export class RunExtensions {
    * @returns the agent's run, or undefined when a command asked for no prompt
    * @throws ApiError `command_not_found` or `command_failed` for a command that did not run
    */
-  async drive(host: AgentHost, work: RunWork, hooks: RunHooks): Promise<AgentRun | undefined> {
+  async drive(host: AgentHost, work: RunWork, hooks: RunHooks): Promise<HostRun | undefined> {
     const recording = hooks.record(this.channel.events());
     // Awaited below; observed now, so a failed write is never an unhandled rejection meanwhile.
     recording.catch(() => undefined);
@@ -97,7 +97,7 @@ export class RunExtensions {
   private async runCommand(
     host: AgentHost,
     command: { name: string; args: string },
-  ): Promise<AgentRun | undefined> {
+  ): Promise<HostRun | undefined> {
     const { outcome, run } = await host.runCommand(command.name, command.args, {
       signal: this.lifetime.signal,
     });
@@ -122,7 +122,7 @@ export async function driveRun(
   work: RunWork,
   extensions: RunExtensions | undefined,
   hooks: RunHooks,
-): Promise<AgentRun | undefined> {
+): Promise<HostRun | undefined> {
   if (extensions) return extensions.drive(host, work, hooks);
   const run = host.prompt(work.prompt, work.images);
   hooks.started(run);

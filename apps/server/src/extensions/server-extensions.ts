@@ -7,7 +7,7 @@ import {
   guardExtensionFailures,
   type ProcessFailureSource,
 } from "@arbor/extensions-api";
-import type { AgentDefinition } from "@arbor/orchestration";
+import { type AgentDefinition, type AgentNode, definitionOf } from "@arbor/orchestration";
 import { ApiError } from "../errors/index.js";
 import {
   type AgentCommandInfo,
@@ -68,16 +68,17 @@ export class ServerExtensions {
    * @throws ServerConfigError naming the agent, the field and the reason
    */
   static async load(
-    agents: ReadonlyMap<string, AgentDefinition>,
+    agents: ReadonlyMap<string, AgentDefinition | AgentNode>,
     where: AgentExtensionSource,
     options: ServerExtensionsOptions = {},
   ): Promise<ServerExtensions> {
-    const any = [...agents.values()].some((definition) => definition.extensions?.length);
+    const any = [...agents.values()].some((agent) => definitionOf(agent).extensions?.length);
     // Installed before the first import: a module's top level can leave a stray failure too.
     const unguard = any ? guardExtensionFailures(options.process ?? process) : () => undefined;
     const catalogues = new Map<string, AgentExtensionCatalogue>();
     try {
-      for (const [name, definition] of agents) {
+      for (const [name, agent] of agents) {
+        const definition = definitionOf(agent);
         if (!definition.extensions?.length) continue;
         catalogues.set(
           name,

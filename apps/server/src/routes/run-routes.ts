@@ -8,6 +8,7 @@ import type { ServerEnv } from "../http/server-env.js";
 import type { StreamCounter } from "../http/stream-counter.js";
 import { runEventStream } from "../runs/run-event-stream.js";
 import type { RunRecord } from "../runs/run-record.js";
+import { serverRunEventJsonSchema } from "../runs/server-run-event.js";
 import {
   errorResponses,
   jsonBody,
@@ -24,6 +25,8 @@ import {
 import { validationHook } from "./validation-hook.js";
 
 const tags = ["runs"];
+/** The schema of one SSE `data:` of a run's stream. */
+const runEventSchema = serverRunEventJsonSchema();
 
 const startRun = createRoute({
   method: "post",
@@ -35,8 +38,9 @@ const startRun = createRoute({
   request: { params: sessionParamsSchema, body: jsonBody(startRunBodySchema) },
   responses: {
     200: {
-      description: "With Accept: text/event-stream: the run's events from the start",
-      content: { "text/event-stream": { schema: { type: "string" } } },
+      description:
+        "With Accept: text/event-stream: the run's events from the start; each `data:` is one RunEvent",
+      content: { "text/event-stream": { schema: runEventSchema } },
     },
     202: jsonResponse(startRunResponseSchema, "The run was accepted"),
     ...errorResponses(400, 401, 404, 409, 413, 415, 429),
@@ -65,8 +69,8 @@ const runEvents = createRoute({
   request: { params: runParamsSchema, query: runEventsQuerySchema },
   responses: {
     200: {
-      description: "The event stream",
-      content: { "text/event-stream": { schema: { type: "string" } } },
+      description: "The event stream; each `data:` is one RunEvent",
+      content: { "text/event-stream": { schema: runEventSchema } },
     },
     ...errorResponses(400, 401, 404, 429),
   },

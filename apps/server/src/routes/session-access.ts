@@ -1,4 +1,4 @@
-import { type AgentDefinition, AgentHost } from "@arbor/orchestration";
+import { type AgentDefinition, AgentHost, type AgentNode } from "@arbor/orchestration";
 import type { Session } from "@arbor/session-store";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError, runInProgress } from "../errors/index.js";
@@ -45,7 +45,7 @@ export async function writeSession<T>(
 }
 
 /** The named agent, or the first configured one. */
-export function agentNamed(deps: AppDeps, name: string | undefined): AgentDefinition {
+export function agentNamed(deps: AppDeps, name: string | undefined): AgentDefinition | AgentNode {
   const definition = name === undefined ? deps.agents.values().next().value : deps.agents.get(name);
   if (!definition) {
     throw new ApiError(
@@ -77,7 +77,7 @@ export async function withHost<T>(
       store: deps.store,
       sessionId: id,
       tenant: tenantId,
-      definition,
+      agent: definition,
       models: deps.models,
     });
     try {

@@ -1,4 +1,4 @@
-import { createModelForTarget, type ModelTargetSpec } from "@arbor/orchestration";
+import { createModelForTarget, definitionOf, type ModelTargetSpec } from "@arbor/orchestration";
 import { createTitleGenerator } from "@arbor/turn-runner";
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps } from "../app-deps.js";
@@ -195,7 +195,7 @@ export function sessionRoutes(deps: AppDeps) {
     .openapi(generateTitle, async (c) => {
       const { id } = c.req.valid("param");
       const body = c.req.valid("json") ?? {};
-      const definition = agentNamed(deps, body.agent);
+      const definition = definitionOf(agentNamed(deps, body.agent));
       const target = definition.models[0] as ModelTargetSpec;
       const model =
         typeof deps.models === "function"

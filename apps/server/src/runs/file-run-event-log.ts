@@ -1,13 +1,13 @@
 import { closeSync, fsync, open as openCallback, writeSync } from "node:fs";
 import { appendFile, open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { z } from "zod";
 import { writeAtomically } from "../auth/file-api-key-store.js";
 import { eventsAfter } from "./memory-run-event-log.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, runIdSchema, runRecordSchema } from "./run-record.js";
 import { RunWatchers } from "./run-watchers.js";
+import type { ServerRunEvent } from "./server-run-event.js";
 
 /**
  * What a stored event must have to be replayed: the envelope only. The fields of each event
@@ -22,7 +22,7 @@ const storedEventSchema = z.looseObject({
 /** A run this process writes: its record and events are served from memory until it ends. */
 interface LiveRun {
   record: RunRecord;
-  events: AgentEvent[];
+  events: ServerRunEvent[];
   /** `events.jsonl`, open for appending while the run lives; undefined once it ended. */
   fd: number | undefined;
 }
@@ -108,7 +108,7 @@ export class FileRunEventLog implements RunEventLog {
   }
 
   /** {@inheritDoc RunEventLog.appendEvents} */
-  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
+  async appendEvents(runId: string, events: readonly ServerRunEvent[]): Promise<void> {
     if (events.length === 0) return;
     const live = this.live.get(runId);
     const text = `${events.map((event) => JSON.stringify(event)).join("\n")}\n`;
@@ -125,7 +125,7 @@ export class FileRunEventLog implements RunEventLog {
   }
 
   /** {@inheritDoc RunEventLog.readEvents} */
-  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<AgentEvent[]> {
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<ServerRunEvent[]> {
     const live = this.live.get(runId);
     if (live) return eventsAfter(live.events, afterSeq, limit);
     if (!runIdSchema.safeParse(runId).success) return [];
@@ -136,7 +136,7 @@ export class FileRunEventLog implements RunEventLog {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    const events: AgentEvent[] = [];
+    const events: ServerRunEvent[] = [];
     for (const line of text.split("\n")) {
       if (!line) continue;
       let raw: unknown;
@@ -147,7 +147,7 @@ export class FileRunEventLog implements RunEventLog {
       }
       const parsed = storedEventSchema.safeParse(raw);
       // The event as written (same key order as it was sent live), once its envelope checks.
-      if (parsed.success && parsed.data.seq > afterSeq) events.push(raw as AgentEvent);
+      if (parsed.success && parsed.data.seq > afterSeq) events.push(raw as ServerRunEvent);
       if (events.length >= limit) break;
     }
     return events;

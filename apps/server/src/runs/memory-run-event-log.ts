@@ -1,11 +1,11 @@
-import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunEventLog } from "./run-event-log.js";
 import type { RunRecord } from "./run-record.js";
 import { RunWatchers } from "./run-watchers.js";
+import type { ServerRunEvent } from "./server-run-event.js";
 
 /** Runs and their events in memory: for tests and throwaway servers. */
 export class MemoryRunEventLog implements RunEventLog {
-  private readonly runs = new Map<string, { record: RunRecord; events: AgentEvent[] }>();
+  private readonly runs = new Map<string, { record: RunRecord; events: ServerRunEvent[] }>();
   private readonly watchers = new RunWatchers();
 
   /** {@inheritDoc RunEventLog.createRun} */
@@ -26,14 +26,14 @@ export class MemoryRunEventLog implements RunEventLog {
     this.watchers.notify(record.id);
   }
   /** {@inheritDoc RunEventLog.appendEvents} */
-  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
+  async appendEvents(runId: string, events: readonly ServerRunEvent[]): Promise<void> {
     const run = this.runs.get(runId);
     if (!run) throw new Error(`no run ${runId}`);
     run.events.push(...events);
     this.watchers.notify(runId);
   }
   /** {@inheritDoc RunEventLog.readEvents} */
-  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<AgentEvent[]> {
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<ServerRunEvent[]> {
     const events = this.runs.get(runId)?.events ?? [];
     return eventsAfter(events, afterSeq, limit);
   }
@@ -47,10 +47,10 @@ export class MemoryRunEventLog implements RunEventLog {
 
 /** The events after `afterSeq` of a log ordered by `seq` (1, 2, 3, …). */
 export function eventsAfter(
-  events: readonly AgentEvent[],
+  events: readonly ServerRunEvent[],
   afterSeq: number,
   limit: number,
-): AgentEvent[] {
+): ServerRunEvent[] {
   // Sequence numbers are dense from 1, so the index of seq n is n - 1; check and fall back.
   const start =
     events[afterSeq]?.seq === afterSeq + 1 ? afterSeq : events.findIndex((e) => e.seq > afterSeq);

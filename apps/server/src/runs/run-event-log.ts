@@ -1,5 +1,5 @@
-import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunRecord } from "./run-record.js";
+import type { ServerRunEvent } from "./server-run-event.js";
 
 /**
  * The durable record of runs: each run's state and every event it emitted, by `seq`. An
@@ -15,9 +15,9 @@ export interface RunEventLog {
   /** Replaces a run's record (status, result, lastSeq) and notifies its watchers. */
   updateRun(record: RunRecord): Promise<void>;
   /** Stores events of a run (in `seq` order, after the stored ones), then notifies its watchers. */
-  appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void>;
+  appendEvents(runId: string, events: readonly ServerRunEvent[]): Promise<void>;
   /** The run's stored events after `afterSeq`, at most `limit` of them. */
-  readEvents(runId: string, afterSeq: number, limit?: number): Promise<AgentEvent[]>;
+  readEvents(runId: string, afterSeq: number, limit?: number): Promise<ServerRunEvent[]>;
   /** Calls `listener` after each change of the run; returns a function that stops it. */
   watch(runId: string, listener: () => void): () => void;
   /** Releases files and timers. */

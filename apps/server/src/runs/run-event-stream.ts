@@ -1,10 +1,10 @@
-import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord } from "./run-record.js";
+import type { ServerRunEvent } from "./server-run-event.js";
 
 /** What a stream of a run's events yields: an event, a keep-alive, or the end. */
 export type RunStreamItem =
-  | { kind: "event"; event: AgentEvent }
+  | { kind: "event"; event: ServerRunEvent }
   | { kind: "keep_alive" }
   | { kind: "resync"; record: RunRecord; missedFrom: number; missedThrough: number }
   | { kind: "end"; record: RunRecord };

@@ -44,7 +44,7 @@ export const runRecordSchema = z.object({
    */
   eventsPrunedThrough: z.number().int().nonnegative().optional(),
   /**
-   * The run's result once it ended (the `agent_end` event's, turn-runner's `AgentResult`).
+   * The run's result once it ended (the `agent_end` event's, turn-runner's `OrchestrationResult`).
    * Checked loosely: a record written by an older version reads unchanged.
    */
   result: z.looseObject({ success: z.boolean(), runId: z.string() }).optional(),

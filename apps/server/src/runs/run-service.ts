@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type AgentDefinition, AgentHost, type AgentHostOptions } from "@arbor/orchestration";
+import type { HostRun, OrchestrationResult } from "@arbor/orchestration";
+import {
+  type AgentDefinition,
+  AgentHost,
+  type AgentHostOptions,
+  type AgentNode,
+} from "@arbor/orchestration";
 import { SessionLockedError, type SessionStore } from "@arbor/session-store";
-import type { AgentEvent, AgentResult, AgentRun } from "@arbor/turn-runner";
 import { ApiError, runInProgress, sessionHeld, toApiError } from "../errors/index.js";
 import { driveRun, type RunExtensions } from "../extensions/run-extensions.js";
 import type { ServerExtensions } from "../extensions/server-extensions.js";
@@ -11,6 +16,7 @@ import type { RunControl } from "./run-control.js";
 import type { RunEventLog } from "./run-event-log.js";
 import { isTerminal, type RunRecord, type RunStatus } from "./run-record.js";
 import type { StartRunRequest } from "./run-request.js";
+import type { ServerRunEvent } from "./server-run-event.js";
 
 export type { IfBusy, StartRunRequest } from "./run-request.js";
 
@@ -18,7 +24,7 @@ export type { IfBusy, StartRunRequest } from "./run-request.js";
 export interface RunServiceOptions {
   store: SessionStore;
   log: RunEventLog;
-  agents: ReadonlyMap<string, AgentDefinition>;
+  agents: ReadonlyMap<string, AgentDefinition | AgentNode>;
   /** Provider settings, or a function from a target to a model (tests). */
   models: AgentHostOptions["models"];
   /** The longest prompt, in characters. */
@@ -38,7 +44,7 @@ export interface RunServiceOptions {
 interface Execution {
   record: RunRecord;
   request: StartRunRequest;
-  run?: AgentRun;
+  run?: HostRun;
   stopAsked: boolean;
   abortAsked: boolean;
   /** Resolves once the log recorded the run. */
@@ -61,7 +67,7 @@ function newRunId(): string {
   return `run_${randomBytes(12).toString("hex")}`;
 }
 
-function statusOf(result: AgentResult): RunStatus {
+function statusOf(result: OrchestrationResult): RunStatus {
   if (result.success) return "completed";
   if (result.reason === "aborted") return "aborted";
   if (result.reason === "shutdown") return "interrupted";
@@ -519,7 +525,7 @@ export class RunService implements RunControl {
   private async openRun(execution: Execution): Promise<OpenedRun> {
     const { request } = execution;
     const runId = execution.record.id;
-    const definition = this.options.agents.get(request.agent) as AgentDefinition;
+    const definition = this.options.agents.get(request.agent) as AgentDefinition | AgentNode;
     const extensions = await this.options.extensions?.openRun(runId, request.agent);
     try {
       const host = await this.openHost(() =>
@@ -527,7 +533,7 @@ export class RunService implements RunControl {
           store: this.options.store,
           sessionId: request.sessionId,
           tenant: request.tenantId,
-          definition,
+          agent: definition,
           models: this.options.models,
           agentOptions: { generateRunId: () => runId },
           ...extensions?.hostOptions,
@@ -554,9 +560,9 @@ export class RunService implements RunControl {
   }
 
   /** Copies the run's events to the log as they come; appends batch while one is written. */
-  private async record(execution: Execution, events: AsyncIterable<AgentEvent>): Promise<void> {
+  private async record(execution: Execution, events: AsyncIterable<ServerRunEvent>): Promise<void> {
     const log = this.options.log;
-    let pending: AgentEvent[] = [];
+    let pending: ServerRunEvent[] = [];
     let writing: Promise<void> | undefined;
     // The first write that failed: the run stops (its host is aborted by the caller) rather
     // than go on with events nobody can read back; never left as an unhandled rejection.

@@ -35,7 +35,7 @@ export const runParamsSchema = z.object({
 });
 
 /**
- * A run: state, and result once it ended (turn-runner's `AgentResult`: `success`, `reason`,
+ * A run: state, and result once it ended (turn-runner's `OrchestrationResult`: `success`, `reason`,
  * `message`, `finalReport`, `usage`, `cost`, `turns`, `session`).
  */
 export const runResponseSchema = runRecordSchema

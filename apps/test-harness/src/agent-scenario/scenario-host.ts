@@ -121,7 +121,7 @@ export async function openScenarioHost(
   const options = {
     store: setup.store,
     ...choice,
-    definition: scenarioDefinition(agent),
+    agent: scenarioDefinition(agent),
     models: (target: { provider: string; model?: string }) => {
       const model = models.models[Number(target.model)];
       if (target.provider !== TARGET_PROVIDER || !model) {

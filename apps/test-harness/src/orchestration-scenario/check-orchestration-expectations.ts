@@ -1,4 +1,4 @@
-import type { OrchestrationEvent, OrchestrationResult } from "@arbor/orchestration";
+import type { OrchestrationResult, RunEvent } from "@arbor/orchestration";
 import {
   checkRequest,
   checkResult,
@@ -13,7 +13,7 @@ import type { ObservedSession } from "./session-trees.js";
 /** What running an orchestration scenario observed, before it is compared with `expect`. */
 export interface OrchestrationObservation {
   result: OrchestrationResult;
-  events: OrchestrationEvent[];
+  events: RunEvent[];
   sessions: Map<string, ObservedSession>;
   models: ScenarioModels;
   /** Model ids in target order. */

@@ -4,8 +4,8 @@ import {
   type AgentNode,
   loadAgentTree,
   type ModelTargetSpec,
-  type OrchestrationEvent,
   type OrchestrationRun,
+  type RunEvent,
   runAgent,
 } from "@arbor/orchestration";
 import { FileSessionStore } from "@arbor/session-store";
@@ -81,7 +81,7 @@ async function observe(
       failures.push(`the run did not end within ${RUN_DEADLINE_MS} ms; aborted`);
       run.abort();
     }, RUN_DEADLINE_MS);
-    const events: OrchestrationEvent[] = [];
+    const events: RunEvent[] = [];
     let running = 0;
     let maxConcurrentChildren = 0;
     try {

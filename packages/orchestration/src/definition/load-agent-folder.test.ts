@@ -24,8 +24,12 @@ describe("loadAgentFolder", () => {
     await writeFile(join(dir, "notes.txt"), "not an agent");
     await mkdir(join(dir, "sub.md"));
     await symlink(join(dir, "loop.md"), join(dir, "loop.md"));
-    const { agents, problems } = await loadAgentFolder(dir);
+    const { agents, files, problems } = await loadAgentFolder(dir);
     expect(agents.map((definition) => definition.name)).toEqual(["tester", "b-reviewer"]);
+    expect(files.map((file) => file.slice(dir.length + 1))).toEqual([
+      "a-tester.md",
+      "b-reviewer.md",
+    ]);
     expect(problems.map((problem) => [problem.file.slice(dir.length + 1), problem.key])).toEqual([
       ["c-typo.md", "modles"],
       ["d-empty.md", "(body)"],
@@ -55,7 +59,11 @@ describe("loadAgentFolder", () => {
       "not read: the folder holds more than 3 agent files",
       "not read: the folder holds more than 3 agent files",
     ]);
-    expect(await loadAgentFolder(join(dir, "missing"))).toEqual({ agents: [], problems: [] });
+    expect(await loadAgentFolder(join(dir, "missing"))).toEqual({
+      agents: [],
+      files: [],
+      problems: [],
+    });
   });
 
   it("names a folder that is a file", async () => {

@@ -17,6 +17,8 @@ export interface LoadAgentFolderOptions extends LoadAgentFileOptions {
 export interface AgentFolder {
   /** By file name order. */
   agents: AgentDefinition[];
+  /** The file of each agent: `files[i]` defined `agents[i]`. */
+  files: string[];
   /** One error per file that could not be used, naming the file, the key and the reason. */
   problems: AgentDefinitionError[];
 }
@@ -40,7 +42,8 @@ export async function loadAgentFolder(
   try {
     listing = await opendir(folder);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { agents: [], problems: [] };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { agents: [], files: [], problems: [] };
     throw new AgentDefinitionError(folder, [
       { key: "(folder)", reason: `the folder cannot be listed (${(error as Error).message})` },
     ]);
@@ -71,10 +74,12 @@ export async function loadAgentFolder(
   for (const { file, agent } of loaded)
     byName.set(agent.name, [...(byName.get(agent.name) ?? []), file]);
   const agents: AgentDefinition[] = [];
+  const agentFiles: string[] = [];
   for (const { file, agent } of loaded) {
     const files = byName.get(agent.name) ?? [];
     if (files.length === 1) {
       agents.push(agent);
+      agentFiles.push(file);
       continue;
     }
     const others = files.filter((other) => other !== file).join(", ");
@@ -87,5 +92,5 @@ export async function loadAgentFolder(
       ]),
     );
   }
-  return { agents, problems };
+  return { agents, files: agentFiles, problems };
 }

@@ -25,8 +25,8 @@ describe("AgentHost on session files", () => {
       ],
     });
     const { runner, log } = await recordingExtensions();
-    const { definition } = scriptedHostOptions([]).options;
-    const common = { sessionDir: root, definition, models: () => model, extensions: runner };
+    const { agent: definition } = scriptedHostOptions([]).options;
+    const common = { sessionDir: root, agent: definition, models: () => model, extensions: runner };
     const first = await AgentHost.open({ ...common, create: { cwd: "/project" } });
     await first.prompt("What should I plant?").result;
     const id = first.session.id;

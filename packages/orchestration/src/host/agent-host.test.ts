@@ -159,10 +159,10 @@ describe("AgentHost", () => {
       "let x = 1",
     ]);
     const definition = defineAgent({
-      ...base.options.definition,
+      ...base.options.agent,
       streamRules: [{ name: "no-var", condition: "\\bvar\\b", content: "Use let or const." }],
     });
-    const host = await AgentHost.open({ ...base.options, definition });
+    const host = await AgentHost.open({ ...base.options, agent: definition });
     expect(host.state().ruleHits.size).toBe(0);
     const result = await host.prompt("declare x").result;
     expect(result.success).toBe(true);
@@ -175,12 +175,12 @@ describe("AgentHost", () => {
     const violating = { blocks: [{ type: "text" as const, text: "use var x = 1" }], chunkSize: 3 };
     const ruled = (options: ReturnType<typeof scriptedHostOptions>["options"]) =>
       defineAgent({
-        ...options.definition,
+        ...options.agent,
         streamRules: [{ name: "no-var", condition: "\\bvar\\b", content: "Use let or const." }],
       });
     // The default budget lets the rule interrupt; a session budget of none lets the answer stand.
     const open = scriptedHostOptions([violating, "let x = 1"]);
-    const free = await AgentHost.open({ ...open.options, definition: ruled(open.options) });
+    const free = await AgentHost.open({ ...open.options, agent: ruled(open.options) });
     await free.prompt("declare x").result;
     expect(open.model.requests).toHaveLength(2);
     await free.close();
@@ -188,7 +188,7 @@ describe("AgentHost", () => {
     const capped = scriptedHostOptions([violating]);
     const host = await AgentHost.open({
       ...capped.options,
-      definition: ruled(capped.options),
+      agent: ruled(capped.options),
       ruleOptions: { maxInterruptsPerSession: 0 },
     });
     const result = await host.prompt("declare x").result;
@@ -199,10 +199,10 @@ describe("AgentHost", () => {
 
   it("sends no system prompt for a definition without one", async () => {
     const base = scriptedHostOptions(["hello"]);
-    const { systemPrompt: _, ...rest } = base.options.definition;
+    const { systemPrompt: _, ...rest } = base.options.agent;
     const definition = defineAgent(rest);
     expect(definition.systemPrompt).toBeUndefined();
-    const host = await AgentHost.open({ ...base.options, definition });
+    const host = await AgentHost.open({ ...base.options, agent: definition });
     await host.prompt("hi").result;
     expect(base.model.requests[0]?.system).toBeUndefined();
     await host.close();
@@ -220,13 +220,13 @@ describe("AgentHost", () => {
       seed: 7,
       stop: ["END"],
     };
-    const definition = defineAgent({ ...base.options.definition, limits: sampling });
-    const host = await AgentHost.open({ ...base.options, definition });
+    const definition = defineAgent({ ...base.options.agent, limits: sampling });
+    const host = await AgentHost.open({ ...base.options, agent: definition });
     await host.prompt("hi").result;
     expect(base.model.requests[0]).toMatchObject(sampling);
     await host.close();
     for (const limits of [{ topP: 1.5 }, { frequencyPenalty: 3 }, { seed: 0.5 }, { stop: [] }]) {
-      expect(() => defineAgent({ ...base.options.definition, limits })).toThrow(
+      expect(() => defineAgent({ ...base.options.agent, limits })).toThrow(
         new RegExp(`limits\\.${Object.keys(limits)[0]}`),
       );
     }
@@ -234,8 +234,8 @@ describe("AgentHost", () => {
 
   it("uses the definition's thinking level until the session chooses one", async () => {
     const base = scriptedHostOptions(["one", "two", "three"]);
-    const definition = defineAgent({ ...base.options.definition, thinking: "medium" });
-    const host = await AgentHost.open({ ...base.options, definition });
+    const definition = defineAgent({ ...base.options.agent, thinking: "medium" });
+    const host = await AgentHost.open({ ...base.options, agent: definition });
     expect(host.state().thinkingLevel).toBe("medium");
     await host.prompt("a").result;
     expect(base.model.requests[0]?.reasoning).toBe("medium");
@@ -352,13 +352,13 @@ describe("AgentHost", () => {
       { blocks: [{ type: "toolCall", name: "grep", arguments: {} }] },
     ]);
     const definition = defineAgent({
-      ...base.options.definition,
+      ...base.options.agent,
       tools: ["grep"],
       limits: { maxTurns: 2, maxOutputTokens: 321 },
     });
     const host = await AgentHost.open({
       ...base.options,
-      definition,
+      agent: definition,
       tools: [tool("read_file"), tool("grep"), tool("write_file")],
     });
     const result = await host.prompt("search").result;
@@ -376,14 +376,14 @@ describe("AgentHost", () => {
       },
     ]);
     const withSchema = defineAgent({
-      ...reporting.options.definition,
+      ...reporting.options.agent,
       outputSchema: {
         type: "object",
         properties: { verdict: { type: "string" } },
         required: ["verdict"],
       },
     });
-    const reporter = await AgentHost.open({ ...reporting.options, definition: withSchema });
+    const reporter = await AgentHost.open({ ...reporting.options, agent: withSchema });
     const report = await reporter.prompt("judge").result;
     expect(report.finalReport).toMatchObject({ status: "delivered", value: { verdict: "ok" } });
     await reporter.close();
@@ -396,8 +396,8 @@ describe("AgentHost", () => {
       { ...options, create: undefined },
       { ...options, sessionDir: "/tmp/sessions" },
       { ...options, store: undefined },
-      { ...options, definition: defineAgent({ ...options.definition, tools: ["grep"] }) },
-      { ...options, definition: defineAgent({ ...options.definition, extensions: ["/x.ts"] }) },
+      { ...options, agent: defineAgent({ ...options.agent, tools: ["grep"] }) },
+      { ...options, agent: defineAgent({ ...options.agent, extensions: ["/x.ts"] }) },
     ];
     const fields = [];
     for (const bad of cases) {

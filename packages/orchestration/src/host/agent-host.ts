@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { CommandOutcome, SessionStartReason, ToolUpdateListener } from "@arbor/extensions-api";
 import type { ImagePart, Model, ReasoningLevel } from "@arbor/providers";
 import { FileSessionStore, isEntryOfType, type Session } from "@arbor/session-store";
@@ -15,6 +16,16 @@ import type { AgentDefinition, ModelTargetSpec } from "../definition/index.js";
 import { parseModelTargetSpec } from "../definition/index.js";
 import { InvalidHostOptionsError } from "../errors/index.js";
 import {
+  AgentTree,
+  agentTreeOf,
+  type ChildAgentSpec,
+  type HostRun,
+  isTree,
+  type PlaceAgent,
+  singleAgentDefinition,
+  type TreeOptions,
+} from "../orchestration/index.js";
+import {
   buildAgent,
   dedupe,
   type HostSetup,
@@ -23,10 +34,11 @@ import {
   pickTools,
 } from "./build-agent.js";
 import { withDefaultReasoning } from "./default-reasoning.js";
-import type { AgentHostOptions, SessionChoice } from "./host-options.js";
+import type { AgentHostOptions, HostAgentOptions, SessionChoice } from "./host-options.js";
 import { hostSessionActions } from "./host-session-actions.js";
 import { type AgentHostState, deriveHostState, type HostActivity } from "./host-state.js";
 import { checkSessionChoice, checkStoreChoice, openSessionChoice } from "./session-choice.js";
+import { singleRun } from "./single-run.js";
 
 /**
  * One agent on one session of a store, as every app drives it: prompts, stop and abort,
@@ -60,11 +72,16 @@ export class AgentHost {
   private readonly sessionListeners = new Set<(session: Session) => void>();
   /** Runs under way (prompts and runs extensions started), for {@link waitForIdle}. */
   private readonly runs = new Set<Promise<unknown>>();
+  /** The run id the root agent's next run takes (a tree's run draws it before it starts). */
+  private claimedRunId: string | undefined;
+  /** The agent tree's runs, when the agent names other agents. */
+  private tree: AgentTree | undefined;
+  // Set once open() returns; `setup` is built before the host exists.
+  private currentAgent!: AgentSession;
 
   private constructor(
     private readonly setup: HostSetup,
     private currentSession: Session,
-    private currentAgent: AgentSession,
   ) {}
 
   /**
@@ -78,15 +95,26 @@ export class AgentHost {
   static async open(options: AgentHostOptions): Promise<AgentHost> {
     checkStoreChoice(options);
     checkSessionChoice(options);
-    const tools = pickTools(options.definition, options.tools ?? []);
-    if (options.definition.extensions?.length && !options.extensions) {
+    const node = await agentTreeOf(options.agent);
+    const { definition } = node;
+    if (definition.extensions?.length && !options.extensions) {
       throw new InvalidHostOptionsError(
         "extensions",
         "the definition lists extensions; pass an ExtensionRunner to load them into",
       );
     }
+    // The tree's tools find its runs through the host, which exists only after the session
+    // opened; `self` is set right after, before any prompt can run.
+    let self: AgentHost | undefined;
+    const tree = isTree(node)
+      ? new AgentTree(node, treeOptionsOf(options), (spec) => {
+          if (!self) throw new Error("the agent host is not open yet");
+          return self.openChild(spec);
+        })
+      : undefined;
+    const tools = pickTools(definition, options.tools ?? [], tree?.rootTools);
     // Build the models first: a bad target fails before anything is opened.
-    const models = options.definition.models.map((target) => modelFor(options, target));
+    const models = definition.models.map((target) => modelFor(options, definition, target));
     const ownsStore = options.store === undefined;
     const store = options.store ?? new FileSessionStore({ root: options.sessionDir as string });
     let session: Session | undefined;
@@ -94,15 +122,38 @@ export class AgentHost {
     let agent: AgentSession | undefined;
     try {
       session = await openSessionChoice(store, options, options);
-      if (options.extensions && options.definition.extensions) {
-        await loadDefinitionExtensions(options.extensions, options.definition.extensions);
+      if (options.extensions && definition.extensions) {
+        await loadDefinitionExtensions(options.extensions, definition.extensions);
       }
-      if (options.definition.mcpServers?.length) {
-        mcp = await connectMcpServers(options.definition.mcpServers);
+      if (definition.mcpServers?.length) {
+        mcp = await connectMcpServers(definition.mcpServers);
       }
-      const setup: HostSetup = { options, store, ownsStore, tools, mcp };
+      const telemetry = options.agentOptions?.telemetry;
+      const agentOptions: HostAgentOptions = {
+        ...options.agentOptions,
+        // The root's runs of a tree's prompt start below its `arbor.orchestration` span.
+        ...(tree && telemetry
+          ? {
+              telemetry: {
+                ...telemetry,
+                get parentContext() {
+                  return tree.traceContext ?? telemetry.parentContext;
+                },
+              },
+            }
+          : {}),
+        ancestry: {
+          ...options.agentOptions?.ancestry,
+          agentPath: options.agentOptions?.ancestry?.agentPath ?? definition.name,
+        },
+        generateRunId: () => (self ? self.drawRunId() : randomUUID()),
+      };
+      const setup: HostSetup = { options, definition, agentOptions, store, ownsStore, tools, mcp };
+      const host = new AgentHost(setup, session);
+      self = host;
+      host.tree = tree;
       agent = buildAgent(setup, session, models);
-      const host = new AgentHost(setup, session, agent);
+      host.currentAgent = agent;
       host.follow(agent);
       if (options.onRun) host.onRun(options.onRun);
       if (options.extensions) {
@@ -132,9 +183,14 @@ export class AgentHost {
     return this.currentAgent;
   }
 
-  /** The definition the host was opened with. */
+  /** The root agent's definition (the agent the host was opened with, or its tree's root). */
   get definition(): AgentDefinition {
-    return this.setup.options.definition;
+    return this.setup.definition;
+  }
+
+  /** The root agent's path: the first part of every agent path of its runs. */
+  get agentPath(): string {
+    return this.setup.agentOptions.ancestry?.agentPath ?? this.definition.name;
   }
 
   /** The state now, derived from the session and the agent. */
@@ -143,7 +199,7 @@ export class AgentHost {
       this.currentSession,
       this.currentAgent,
       this.definition.thinking,
-      this.activity,
+      this.activity ?? (this.tree?.running ? "prompt" : undefined),
       this.closing !== undefined,
     );
   }
@@ -164,13 +220,34 @@ export class AgentHost {
   }
 
   /**
-   * Sends a prompt; see `AgentSession.prompt`.
+   * Sends a prompt to the agent. An agent tree runs whole: the root's advisors first, the
+   * root, a router's destination, the handoff; sub-agents as the agents call them. The run
+   * streams the answering agents' turn-runner events and the tree's own (`child_start`,
+   * `child_end`, `handoff`, `orchestration_end`) in one sequence.
    * @throws AgentBusyError (turn-runner) while a prompt or another change runs
    * @throws AgentClosedError (turn-runner) after {@link close}
    */
-  prompt(text: string, images?: readonly ImagePart[]): AgentRun {
+  prompt(text: string, images?: readonly ImagePart[]): HostRun {
     this.assertIdle("prompt");
-    return this.track(this.currentAgent.prompt(text, images));
+    if (!this.tree) {
+      const agent = this.currentAgent;
+      return singleRun(this.track(agent.prompt(text, images)), this.agentPath, agent);
+    }
+    const runId = this.drawRunId();
+    const header = this.currentSession.getHeader();
+    const run = this.tree.start({
+      root: this.rootAgent(runId, images),
+      prompt: text,
+      runId,
+      originId: this.setup.agentOptions.ancestry?.originId ?? runId,
+      agentPath: this.agentPath,
+      store: this.setup.store,
+      cwd: header.cwd ?? "/",
+      generateRunId: () => this.drawRunId(),
+      now: this.setup.options.agentOptions?.now ?? Date.now,
+    });
+    this.track(run);
+    return run;
   }
 
   /**
@@ -182,7 +259,7 @@ export class AgentHost {
     name: string,
     args = "",
     options: { signal?: AbortSignal } = {},
-  ): Promise<{ outcome: CommandOutcome; run?: AgentRun }> {
+  ): Promise<{ outcome: CommandOutcome; run?: HostRun }> {
     const extensions = this.currentAgent.extensions;
     if (!extensions) return { outcome: { status: "unknown_command" } };
     const outcome = await extensions.runCommand(name, args, options);
@@ -209,7 +286,7 @@ export class AgentHost {
   catalogue(): Model[] {
     return this.definition.models.flatMap((target) => {
       try {
-        return [modelFor(this.setup.options, target)];
+        return [modelFor(this.setup.options, this.definition, target)];
       } catch {
         return [];
       }
@@ -225,14 +302,20 @@ export class AgentHost {
     return this.switchSession({ create: { cwd } });
   }
 
-  /** Asks the running prompt to finish gracefully with one final turn; nothing when idle. */
+  /**
+   * Asks the running prompt to finish gracefully with one final turn (every agent of a
+   * tree's run; no new child starts); nothing when idle.
+   */
   stop(): void {
-    this.currentAgent.stop();
+    if (!this.tree?.stop()) this.currentAgent.stop();
   }
 
-  /** Ends the running prompt at once; the partial answer is stored, marked aborted. */
+  /**
+   * Ends the running prompt at once (every agent of a tree's run); the partial answer is
+   * stored, marked aborted.
+   */
   abort(): void {
-    this.currentAgent.abort();
+    if (!this.tree?.abort()) this.currentAgent.abort();
   }
 
   /**
@@ -246,7 +329,7 @@ export class AgentHost {
     if (spec === undefined) {
       throw new InvalidHostOptionsError("model", `"${String(target)}" is not provider/model`);
     }
-    const model = "stream" in spec ? spec : modelFor(this.setup.options, spec);
+    const model = "stream" in spec ? spec : modelFor(this.setup.options, this.definition, spec);
     await this.currentAgent.setModel(withDefaultReasoning(model, this.definition.thinking));
   }
 
@@ -356,6 +439,8 @@ export class AgentHost {
     this.lifetime.abort();
     // A fork or switch under way finishes first, so the session it takes up is the one closed.
     await this.pending?.catch(() => undefined);
+    // A tree's run ends first: its children record their outcome in this session.
+    if (this.tree?.abort()) await Promise.allSettled([...this.runs]);
     this.activity = "close";
     const failures: unknown[] = [];
     const attempt = async (step: () => Promise<unknown>) => {
@@ -374,8 +459,8 @@ export class AgentHost {
   /** Shuts the current agent down (extensions hear `session_shutdown`) and starts one on `next`. */
   private async replaceSession(next: Session, reason: SessionStartReason): Promise<void> {
     const previous = this.currentSession;
-    const models = this.setup.options.definition.models.map((target) =>
-      modelFor(this.setup.options, target),
+    const models = this.definition.models.map((target) =>
+      modelFor(this.setup.options, this.definition, target),
     );
     // The model chosen last stays in use when the session has none of its own.
     models.unshift(this.currentAgent.model);
@@ -395,7 +480,73 @@ export class AgentHost {
     });
   }
 
-  private track(run: AgentRun): AgentRun {
+  /**
+   * The id of the root agent's next run: the one a tree's run claimed for it, else a new
+   * one from the app's `generateRunId`, else a random UUID.
+   */
+  private drawRunId(): string {
+    const claimed = this.claimedRunId;
+    if (claimed !== undefined) {
+      this.claimedRunId = undefined;
+      return claimed;
+    }
+    return this.setup.options.agentOptions?.generateRunId?.() ?? randomUUID();
+  }
+
+  /** The root agent as the tree's run drives it: this host's agent, on its session. */
+  private rootAgent(runId: string, images: readonly ImagePart[] | undefined): PlaceAgent {
+    const host = this;
+    return {
+      get session() {
+        return host.currentSession;
+      },
+      prompt: (text) => {
+        this.claimedRunId = runId;
+        return this.track(this.currentAgent.prompt(text, images));
+      },
+      stop: () => this.currentAgent.stop(),
+      abort: () => this.currentAgent.abort(),
+      close: async () => undefined,
+    };
+  }
+
+  /** Opens a child agent of the tree in its own session of the store. */
+  private async openChild(spec: ChildAgentSpec): Promise<PlaceAgent> {
+    const { options } = this.setup;
+    const telemetry = options.agentOptions?.telemetry;
+    let first = true;
+    const { definition } = spec.node;
+    const single = singleAgentDefinition(definition);
+    return AgentHost.open({
+      store: this.setup.store,
+      create: spec.create,
+      agent:
+        single.tools === undefined
+          ? single
+          : { ...single, tools: [...single.tools, ...spec.ownTools.map((tool) => tool.name)] },
+      models: options.models,
+      tools: [...(options.tools ?? []), ...spec.ownTools],
+      ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+      ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.ruleOptions ? { ruleOptions: options.ruleOptions } : {}),
+      ...(options.projectRoot !== undefined ? { projectRoot: options.projectRoot } : {}),
+      agentOptions: {
+        ...options.agentOptions,
+        ...(spec.traceContext !== undefined
+          ? { telemetry: { ...telemetry, parentContext: spec.traceContext } }
+          : {}),
+        ancestry: spec.ancestry,
+        // The child runs once; its run id was drawn before, so its children can name it.
+        generateRunId: () => {
+          if (!first) return this.drawRunId();
+          first = false;
+          return spec.runId;
+        },
+      },
+    });
+  }
+
+  private track<T extends { result: Promise<unknown> }>(run: T): T {
     const settled = run.result.then(
       () => undefined,
       () => undefined,
@@ -425,7 +576,8 @@ export class AgentHost {
         `${operation}(): the agent host was closed; open a new one`,
       );
     }
-    const busy = this.activity ?? (this.currentAgent.running ? "prompt" : undefined);
+    const busy =
+      this.activity ?? (this.currentAgent.running || this.tree?.running ? "prompt" : undefined);
     if (busy) {
       throw new AgentBusyError(
         operation,
@@ -433,6 +585,17 @@ export class AgentHost {
       );
     }
   }
+}
+
+/** What the tree's run takes of the host's options. */
+function treeOptionsOf(options: AgentHostOptions): TreeOptions {
+  const telemetry = options.agentOptions?.telemetry;
+  return {
+    ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+    ...(telemetry !== undefined ? { telemetry } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.generateNonce !== undefined ? { generateNonce: options.generateNonce } : {}),
+  };
 }
 
 function delay(ms: number): Promise<void> {

@@ -13,11 +13,15 @@ import type { AgentDefinition, ModelTargetSpec } from "../definition/index.js";
 import { InvalidHostOptionsError } from "../errors/index.js";
 import { createModelForTarget } from "../models/index.js";
 import { withDefaultReasoning } from "./default-reasoning.js";
-import type { AgentHostOptions } from "./host-options.js";
+import type { AgentHostOptions, HostAgentOptions } from "./host-options.js";
 
 /** What a host builds an agent from, once for each session it takes up. */
 export interface HostSetup {
   options: AgentHostOptions;
+  /** The root agent's definition (the tree's root for an agent tree). */
+  definition: AgentDefinition;
+  /** The turn runner's options of the agent: the app's, with the agent's ancestry and run ids. */
+  agentOptions: HostAgentOptions;
   store: SessionStore;
   ownsStore: boolean;
   tools: readonly AgentTool[];
@@ -25,21 +29,30 @@ export interface HostSetup {
 }
 
 /** The model a target names, asking for the definition's reasoning level by default. */
-export function modelFor(options: AgentHostOptions, target: ModelTargetSpec): Model {
+export function modelFor(
+  options: Pick<AgentHostOptions, "models">,
+  definition: AgentDefinition,
+  target: ModelTargetSpec,
+): Model {
   const model =
     typeof options.models === "function"
       ? options.models(target)
       : createModelForTarget(target, options.models);
-  return withDefaultReasoning(model, options.definition.thinking);
+  return withDefaultReasoning(model, definition.thinking);
 }
 
 /**
- * The app's tools the definition names, in its order; all of them without `tools`.
+ * The app's tools the definition names, in its order (all of them without `tools`), then
+ * the tools the agent's tree gives it (sub-agents, router), which it always gets.
  * @throws InvalidHostOptionsError naming `definition.tools[i]` for a tool the app does not offer
  */
-export function pickTools(definition: AgentDefinition, offered: readonly AgentTool[]): AgentTool[] {
-  if (definition.tools === undefined) return [...offered];
-  return definition.tools.map((name, index) => {
+export function pickTools(
+  definition: AgentDefinition,
+  offered: readonly AgentTool[],
+  own: readonly AgentTool[] = [],
+): AgentTool[] {
+  if (definition.tools === undefined) return [...offered, ...own];
+  const picked = definition.tools.map((name, index) => {
     const tool = offered.find((candidate) => candidate.name === name);
     if (!tool) {
       const names = offered.map((candidate) => candidate.name).join(", ") || "none";
@@ -50,6 +63,7 @@ export function pickTools(definition: AgentDefinition, offered: readonly AgentTo
     }
     return tool;
   });
+  return [...picked, ...own];
 }
 
 /** Loads the definition's extension files into the runner, each at most once per runner. */
@@ -80,15 +94,14 @@ export function buildAgent(
   session: Session,
   models: readonly Model[],
 ): AgentSession {
-  const { options } = setup;
-  const { definition } = options;
+  const { options, definition } = setup;
   const ttsr = new TtsrManager(options.ruleOptions);
   for (const rule of [...(options.rules ?? []), ...(definition.streamRules ?? [])]) {
     ttsr.addRule(rule);
   }
   return new AgentSession({
     summarizeBranch: summarizeBranchWithModel,
-    ...options.agentOptions,
+    ...setup.agentOptions,
     ...definition.limits,
     targets: models.map((model) => ({ model })),
     session,

@@ -109,11 +109,11 @@ describe("AgentHost extension lifecycle", () => {
       );
       const { runner, log } = await recordingExtensions();
       const base = scriptedHostOptions([], { extensions: runner });
-      const definition = defineAgent({ ...base.options.definition, extensions: [path] });
-      const host = await AgentHost.open({ ...base.options, definition });
+      const definition = defineAgent({ ...base.options.agent, extensions: [path] });
+      const host = await AgentHost.open({ ...base.options, agent: definition });
       await host.switchSession({ create: { cwd: "/project" } });
       await host.close();
-      const again = await AgentHost.open({ ...base.options, definition });
+      const again = await AgentHost.open({ ...base.options, agent: definition });
       await again.close();
       expect(runner.extensions.filter((loaded) => loaded.path === path)).toHaveLength(1);
       expect((globalThis as { __arborGreeter?: number }).__arborGreeter).toBe(3);
@@ -130,12 +130,12 @@ describe("AgentHost extension lifecycle", () => {
     ]);
     const server = fileURLToPath(new URL("../../test/echo-mcp-server.mjs", import.meta.url));
     const definition = defineAgent({
-      ...options.definition,
+      ...options.agent,
       mcpServers: [
         { name: "notes", transport: { type: "stdio", command: process.execPath, args: [server] } },
       ],
     });
-    const host = await AgentHost.open({ ...options, definition });
+    const host = await AgentHost.open({ ...options, agent: definition });
     const result = await host.prompt("echo hi").result;
     expect(result.success).toBe(true);
     expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(["notes_echo"]);
@@ -199,7 +199,7 @@ describe("AgentHost extension lifecycle", () => {
     const { runner, log } = await recordingExtensions();
     const base = scriptedHostOptions([], { extensions: runner });
     const definition = defineAgent({
-      ...base.options.definition,
+      ...base.options.agent,
       mcpServers: [
         {
           name: "files",
@@ -208,7 +208,9 @@ describe("AgentHost extension lifecycle", () => {
         },
       ],
     });
-    const error = await AgentHost.open({ ...base.options, definition }).catch((e: unknown) => e);
+    const error = await AgentHost.open({ ...base.options, agent: definition }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(McpServerStartError);
     expect(log).toEqual([]);
     const { sessions } = await base.store.list({ cwd: "/project" });

@@ -9,6 +9,7 @@ import type { TtsrManagerOptions, TtsrRule } from "@arbor/ttsr";
 import type { AgentRun, AgentSessionOptions, AgentTool } from "@arbor/turn-runner";
 import type { AgentDefinition, ModelTargetSpec } from "../definition/index.js";
 import type { ModelProviders } from "../models/index.js";
+import type { AgentNode, AgentTreeLimits, NonceSource } from "../orchestration/index.js";
 
 /** Which session to work in: an existing one by id, or a new one. */
 export type SessionChoice =
@@ -45,8 +46,17 @@ export type HostAgentOptions = Pick<
 /** Options of {@link AgentHost.open}. */
 export type AgentHostOptions = StoreChoice &
   SessionChoice & {
-    /** What the agent is. */
-    definition: AgentDefinition;
+    /**
+     * What the agent is: a definition, or a loaded agent tree (`loadAgentTree`). A tree —
+     * or a definition naming advisors, a router, a handoff or sub-agents, whose files are
+     * then loaded (relative paths against the working directory) — runs whole on every
+     * prompt: each child in a session of its own in the host's store.
+     */
+    agent: AgentDefinition | AgentNode;
+    /** How far an agent tree's run may go (depth, sub-agent calls at once). */
+    limits?: AgentTreeLimits;
+    /** The nonce of each tagged prompt block of a tree's run; a seam for tests. */
+    generateNonce?: NonceSource;
     /**
      * How model targets become models: provider settings the app filled (API keys, base
      * URLs) for the real adapters, or a function (a test's scripted models).

@@ -6,4 +6,5 @@ export type {
   StoreChoice,
 } from "./host-options.js";
 export type { AgentHostState, HostActivity } from "./host-state.js";
+export { type OrchestrationRun, type RunAgentOptions, runAgent } from "./run-agent.js";
 export { type SessionUsage, sessionUsage } from "./session-usage.js";

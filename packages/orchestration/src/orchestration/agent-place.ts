@@ -1,29 +1,20 @@
-import type { CreateStoredSessionOptions } from "@arbor/session-store";
 import type { AgentTool } from "@arbor/turn-runner";
-import { AgentHost, type AgentHostOptions } from "../host/index.js";
 import type { AgentNode } from "./agent-tree.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
-import type { AgentPlace, OrchestrationContext } from "./orchestration-context.js";
+import type { AgentPlace, OrchestrationContext, PlaceAgent } from "./orchestration-context.js";
 import { createRouterTool } from "./router-tool.js";
 import type { RunScope } from "./run-scope.js";
 import { createSubAgentTool } from "./sub-agent-tool.js";
-
-/** Where an agent opens: a new session (with its parent) or an existing one by id. */
-export type PlaceSession = { create: CreateStoredSessionOptions } | { sessionId: string };
 
 /** Who the agent is in the run. */
 export interface PlaceIdentity {
   agentPath: string;
   /** The id its run gets (drawn beforehand, so children started first can name it). */
   runId: string;
-  /** The run that started it; absent for the root. */
-  parentRunId: string | undefined;
   depth: number;
   lineage: readonly string[];
   forward: boolean;
   scope: RunScope;
-  /** Only the root gets the app's extensions. */
-  root: boolean;
   /** The OpenTelemetry context its runs start in (see {@link AgentPlace.traceContext}). */
   traceContext: unknown;
 }
@@ -34,61 +25,27 @@ export function agentIdentity(node: AgentNode): string {
 }
 
 /**
- * Opens an agent of the run through {@link AgentHost}: its session, the app's tools it
- * picks, plus `router__handoff-to` for a router and an `agent__<name>` tool per sub-agent.
+ * The tools the orchestration gives an agent of the tree: `router__handoff-to` for a router
+ * and an `agent__<name>` tool per sub-agent. They find the run and the agent's place when
+ * called, so the root's tools, made once when its host opens, serve every prompt.
  */
-export async function openAgentPlace(
-  context: OrchestrationContext,
+export function orchestrationTools(
   node: AgentNode,
-  session: PlaceSession,
-  identity: PlaceIdentity,
-): Promise<AgentPlace> {
-  const { options } = context;
-  let place: AgentPlace | undefined;
-  const current = () => {
-    if (!place) throw new Error("the agent is not open yet");
-    return place;
-  };
-  const own: AgentTool[] = [];
-  if (node.destinations.length > 0) own.push(createRouterTool(node, current));
-  const limit = new ConcurrencyLimit(context.concurrency);
-  for (const child of node.agents) own.push(createSubAgentTool(context, child, current, limit));
-  const { definition } = node;
-  let first = true;
-  const telemetry = options.agentOptions?.telemetry;
-  const agentOptions = {
-    ...options.agentOptions,
-    ...(identity.traceContext !== undefined
-      ? { telemetry: { ...telemetry, parentContext: identity.traceContext } }
-      : {}),
-    ancestry: {
-      originId: context.originRunId,
-      ...(identity.parentRunId !== undefined ? { parentId: identity.parentRunId } : {}),
-      agentPath: identity.agentPath,
-    },
-    // The agent runs once; its run id was drawn before, so children started first can name it.
-    generateRunId: () => {
-      if (!first) return context.generateRunId();
-      first = false;
-      return identity.runId;
-    },
-  };
-  const hostOptions = {
-    store: context.store,
-    ...session,
-    definition:
-      definition.tools === undefined
-        ? definition
-        : { ...definition, tools: [...definition.tools, ...own.map((tool) => tool.name)] },
-    models: options.models,
-    tools: [...(options.tools ?? []), ...own],
-    ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
-    ...(options.rules ? { rules: options.rules } : {}),
-    ...(identity.root && options.extensions ? { extensions: options.extensions } : {}),
-    agentOptions,
-  } as AgentHostOptions;
-  const host = await AgentHost.open(hostOptions);
-  place = {
+  concurrency: number,
+  context: () => OrchestrationContext,
+  place: () => AgentPlace,
+): AgentTool[] {
+  const tools: AgentTool[] = [];
+  if (node.destinations.length > 0) tools.push(createRouterTool(node, place));
+  if (node.agents.length === 0) return tools;
+  const limit = new ConcurrencyLimit(concurrency);
+  for (const child of node.agents) tools.push(createSubAgentTool(context, child, place, limit));
+  return tools;
+}
+
+/** The place of an agent in the run, around its opened agent. */
+export function agentPlace(node: AgentNode, host: PlaceAgent, identity: PlaceIdentity): AgentPlace {
+  return {
     node,
     host,
     scope: identity.scope,
@@ -101,5 +58,39 @@ export async function openAgentPlace(
     router: { choice: undefined },
     running: new Set(),
   };
+}
+
+/**
+ * Opens a child agent of the run in a new session under its parent, with the tools the
+ * orchestration gives it.
+ */
+export async function openChildPlace(
+  context: OrchestrationContext,
+  node: AgentNode,
+  parent: AgentPlace,
+  identity: PlaceIdentity,
+): Promise<AgentPlace> {
+  let place: AgentPlace | undefined;
+  const current = () => {
+    if (!place) throw new Error("the agent is not open yet");
+    return place;
+  };
+  const host = await context.openChild({
+    node,
+    create: {
+      cwd: context.cwd,
+      parentSession: parent.host.session.location,
+      ...(context.options.tenant !== undefined ? { tenant: context.options.tenant } : {}),
+    },
+    ownTools: orchestrationTools(node, context.concurrency, () => context, current),
+    ancestry: {
+      originId: context.originRunId,
+      parentId: parent.runId,
+      agentPath: identity.agentPath,
+    },
+    runId: identity.runId,
+    traceContext: identity.traceContext,
+  });
+  place = agentPlace(node, host, identity);
   return place;
 }

@@ -1,7 +1,6 @@
 import type { AgentResult } from "@arbor/turn-runner";
 import { ChildRunRefusedError } from "../errors/index.js";
 import type { AgentNode } from "./agent-tree.js";
-import type { ChildRole } from "./child-records.js";
 import type {
   AgentOutcome,
   AgentPlace,
@@ -60,7 +59,7 @@ export async function runPlace(
       destination as AgentNode,
       "destination",
       { prompt: composeBlocks(blocks, context.nonce), request },
-      own,
+      { own, from: place.agentPath, message: choice.message },
     );
   }
   if (node.handoff && outcome.result.success && !place.scope.aborted && !place.scope.stopped) {
@@ -74,21 +73,34 @@ export async function runPlace(
       node.handoff,
       "handoff",
       { prompt: composeBlocks(blocks, context.nonce), request },
-      own,
+      { own, from: outcome.finalAgent, message: undefined },
     );
   }
   return outcome;
 }
 
-/** Runs a destination or handoff; its answer becomes the agent's outcome. */
+/**
+ * Runs a destination or handoff (announced by a `handoff` event); its answer becomes the
+ * agent's outcome.
+ */
 async function chained(
   context: OrchestrationContext,
   place: AgentPlace,
   node: AgentNode,
-  role: ChildRole,
+  role: "destination" | "handoff",
   input: ChildInput,
-  own: AgentResult,
+  handing: { own: AgentResult; from: string; message: string | undefined },
 ): Promise<AgentOutcome> {
+  const { own } = handing;
+  context.emit({
+    type: "handoff",
+    role,
+    from: handing.from,
+    to: `${place.agentPath}:${node.definition.name}`,
+    ...(handing.message !== undefined && handing.message.trim() !== ""
+      ? { message: handing.message }
+      : {}),
+  });
   let report: ChildOutcomeReport;
   try {
     report = await context.runChild(place, node, role, input, place.forward);

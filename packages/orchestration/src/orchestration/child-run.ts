@@ -1,6 +1,6 @@
 import { type AgentResult, openTraceSpan } from "@arbor/turn-runner";
 import { ChildRunRefusedError } from "../errors/index.js";
-import { agentIdentity, openAgentPlace } from "./agent-place.js";
+import { agentIdentity, openChildPlace } from "./agent-place.js";
 import { runPlace } from "./agent-run.js";
 import type { AgentNode } from "./agent-tree.js";
 import {
@@ -44,34 +44,21 @@ export async function runChild(
   refuseWhenNeeded(context, parent, node, agentPath);
   const scope = parent.scope.child();
   const span = await openTraceSpan(
-    { ...context.options.agentOptions?.telemetry, parentContext: parent.traceContext },
+    { ...context.options.telemetry, parentContext: parent.traceContext },
     "arbor.child",
     { "arbor.agent.path": agentPath, "arbor.child.role": role, "arbor.parent.id": parent.runId },
   );
   let place: AgentPlace;
   try {
-    place = await openAgentPlace(
-      context,
-      node,
-      {
-        create: {
-          cwd: context.cwd,
-          parentSession: parent.host.session.location,
-          ...(context.options.tenant !== undefined ? { tenant: context.options.tenant } : {}),
-        },
-      },
-      {
-        agentPath,
-        runId: context.generateRunId(),
-        parentRunId: parent.runId,
-        depth: parent.depth + 1,
-        lineage: [...parent.lineage, agentIdentity(node)],
-        forward,
-        scope,
-        root: false,
-        traceContext: span.context,
-      },
-    );
+    place = await openChildPlace(context, node, parent, {
+      agentPath,
+      runId: context.generateRunId(),
+      depth: parent.depth + 1,
+      lineage: [...parent.lineage, agentIdentity(node)],
+      forward,
+      scope,
+      traceContext: span.context,
+    });
   } catch (error) {
     scope.release();
     span.end({ error: "not_started" });
@@ -138,7 +125,15 @@ async function runOpened(
   const parentSession = parent.host.session;
   const agent = place.node.definition.name;
   const { agentPath, scope } = place;
-  const base = { childSessionId: childSession.id, role, agent, agentPath };
+  const base = {
+    childSessionId: childSession.id,
+    parentSessionId: parentSession.id,
+    childRunId: place.runId,
+    parentRunId: parent.runId,
+    role,
+    agent,
+    agentPath,
+  };
   const record: ChildRun = {
     sessionId: childSession.id,
     location: childSession.location,
@@ -171,10 +166,10 @@ async function runOpened(
       parentRunId: parent.runId,
     };
     await childSession.appendCustomEntry(ANCESTRY_CUSTOM_TYPE, ancestry);
-    const running: ChildSessionEntry = { ...base, outcome: "running" };
+    const running: ChildSessionEntry = { ...entryFields(base), outcome: "running" };
     await parentSession.appendCustomEntry(CHILD_SESSION_CUSTOM_TYPE, running);
     context.children.push(record);
-    context.emit({ type: "child_start", ...base, parentSessionId: parentSession.id });
+    context.emit({ type: "child_start", ...base });
     const timeoutMs = place.node.definition.timeoutMs;
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
@@ -200,7 +195,7 @@ async function runOpened(
   record.usage = own ? { ...own.usage } : { ...NO_USAGE };
   record.cost = own?.cost ?? 0;
   const ended: ChildSessionEntry = {
-    ...base,
+    ...entryFields(base),
     outcome: report.outcome,
     ...(report.message !== undefined ? { message: report.message } : {}),
     usage: record.usage,
@@ -212,7 +207,6 @@ async function runOpened(
   context.emit({
     type: "child_end",
     ...base,
-    parentSessionId: parentSession.id,
     outcome: report.outcome,
     ...(report.message !== undefined ? { message: report.message } : {}),
     usage: record.usage,
@@ -224,6 +218,17 @@ async function runOpened(
   const broken = settled.find((entry) => entry.status === "rejected");
   if (broken) throw (broken as PromiseRejectedResult).reason;
   return report;
+}
+
+/** What the parent's child entry holds of a child's identity. */
+function entryFields(base: {
+  childSessionId: string;
+  role: ChildRole;
+  agent: string;
+  agentPath: string;
+}): Pick<ChildSessionEntry, "childSessionId" | "role" | "agent" | "agentPath"> {
+  const { childSessionId, role, agent, agentPath } = base;
+  return { childSessionId, role, agent, agentPath };
 }
 
 function reportOf(

@@ -5,6 +5,7 @@ export {
   SUB_AGENT_TOOL_PREFIX,
   subAgentToolName,
 } from "./agent-tree.js";
+export { AgentTree, type TreeRunStart } from "./agent-tree-run.js";
 export {
   ANCESTRY_CUSTOM_TYPE,
   type Ancestry,
@@ -20,22 +21,39 @@ export {
   childSessionEntrySchema,
   FINAL_ANSWER_CUSTOM_TYPE,
 } from "./child-records.js";
+export type { HostRun } from "./host-run.js";
 export {
   INTERRUPTED_CHILD_MESSAGE,
   type RecordInterruptedChildrenOptions,
   recordInterruptedChildren,
 } from "./interrupted-children.js";
-export { type LoadAgentTreeOptions, loadAgentTree, resolveAgentTree } from "./load-agent-tree.js";
+export {
+  agentTreeOf,
+  definitionOf,
+  isAgentNode,
+  isTree,
+  type LoadAgentTreeOptions,
+  loadAgentTree,
+  resolveAgentTree,
+  singleAgentDefinition,
+} from "./load-agent-tree.js";
+export type {
+  ChildAgentSpec,
+  OpenChildAgent,
+  PlaceAgent,
+} from "./orchestration-context.js";
 export {
   type ChildEndEvent,
   type ChildStartEvent,
   childEndEventSchema,
   childStartEventSchema,
+  type HandoffEvent,
+  handoffEventSchema,
   type OrchestrationEndEvent,
-  type OrchestrationEvent,
   orchestrationEndEventSchema,
-  orchestrationEventSchema,
   orchestrationOwnEventSchema,
+  type RunEvent,
+  runEventSchema,
 } from "./orchestration-events.js";
 export {
   type ChildRun,
@@ -43,11 +61,11 @@ export {
   type OrchestrationResult,
   orchestrationResultSchema,
 } from "./orchestration-result.js";
-export { type OrchestrationRun, runAgent } from "./run-agent.js";
+export { RunEventLog } from "./run-event-log.js";
+export { composeBlocks, type NonceSource, type PromptBlock, randomNonce } from "./tagged-blocks.js";
 export {
+  type AgentTreeLimits,
   DEFAULT_CHILD_CONCURRENCY,
   DEFAULT_MAX_DEPTH,
-  type RunAgentLimits,
-  type RunAgentOptions,
-} from "./run-agent-options.js";
-export { composeBlocks, type NonceSource, type PromptBlock, randomNonce } from "./tagged-blocks.js";
+  type TreeOptions,
+} from "./tree-options.js";

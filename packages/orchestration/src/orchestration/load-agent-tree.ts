@@ -2,7 +2,12 @@ import { resolve } from "node:path";
 import type { AgentDefinition } from "../definition/index.js";
 import { type LoadAgentFileOptions, loadAgentFile } from "../definition/index.js";
 import { AgentDefinitionError } from "../errors/index.js";
-import { type AgentNode, ROUTER_TOOL_NAME, subAgentToolName } from "./agent-tree.js";
+import {
+  type AgentNode,
+  hasOrchestration,
+  ROUTER_TOOL_NAME,
+  subAgentToolName,
+} from "./agent-tree.js";
 import { compileInputSchema } from "./input-schema.js";
 
 /** Options of {@link loadAgentTree}. */
@@ -200,4 +205,52 @@ function onceEachFile(options: LoadAgentTreeOptions): (file: string) => Promise<
     }
     return pending;
   };
+}
+
+/** Whether an agent given to a host is a loaded tree rather than a definition. */
+export function isAgentNode(agent: AgentDefinition | AgentNode): agent is AgentNode {
+  return "definition" in agent && "file" in agent;
+}
+
+/**
+ * The tree of an agent given to a host or `runAgent`: a loaded tree as it is; a definition
+ * naming other agents resolved with {@link resolveAgentTree}; any other definition as a
+ * tree of one.
+ * @throws AgentDefinitionError for agent files that cannot load
+ */
+export async function agentTreeOf(agent: AgentDefinition | AgentNode): Promise<AgentNode> {
+  if (isAgentNode(agent)) return agent;
+  if (hasOrchestration(agent)) return resolveAgentTree(agent);
+  return {
+    definition: agent,
+    file: "<inline>",
+    advisors: [],
+    destinations: [],
+    handoff: undefined,
+    agents: [],
+  };
+}
+
+/** Whether a tree has more than its root agent. */
+export function isTree(node: AgentNode): boolean {
+  return (
+    node.advisors.length > 0 ||
+    node.destinations.length > 0 ||
+    node.handoff !== undefined ||
+    node.agents.length > 0
+  );
+}
+
+/**
+ * The definition of one agent of a tree, opened alone: without the keys that name other
+ * agents (the tree's run gives it their tools and runs them).
+ */
+export function singleAgentDefinition(definition: AgentDefinition): AgentDefinition {
+  const { advisors: _a, router: _r, handoff: _h, agents: _s, ...single } = definition;
+  return single;
+}
+
+/** The definition of an agent given as a definition or a tree (the tree's root). */
+export function definitionOf(agent: AgentDefinition | AgentNode): AgentDefinition {
+  return isAgentNode(agent) ? agent.definition : agent;
 }

@@ -1,13 +1,47 @@
-import type { SessionStore } from "@arbor/session-store";
-import type { AgentResult } from "@arbor/turn-runner";
-import type { AgentHost } from "../host/index.js";
+import type { Session, SessionStore } from "@arbor/session-store";
+import type { AgentEvent, AgentResult, AgentTool } from "@arbor/turn-runner";
 import type { AgentNode } from "./agent-tree.js";
 import type { ChildOutcome, ChildRole } from "./child-records.js";
-import type { OrchestrationEvent } from "./orchestration-events.js";
+import type { RunEvent } from "./orchestration-events.js";
 import type { ChildRun } from "./orchestration-result.js";
-import type { RunAgentOptions } from "./run-agent-options.js";
 import type { RunScope } from "./run-scope.js";
 import type { NonceSource } from "./tagged-blocks.js";
+import type { TreeOptions } from "./tree-options.js";
+
+/**
+ * One agent of a tree as the orchestration drives it: its session, its own run of a prompt
+ * (the turn runner's, without orchestration), stop, abort and close. The root is the host's
+ * own agent; each child an agent opened for it (see {@link OpenChildAgent}).
+ */
+export interface PlaceAgent {
+  /** The session the agent works in. */
+  readonly session: Session;
+  /** Runs one prompt on the agent alone. */
+  prompt(text: string): { events: AsyncIterable<RunEvent>; result: Promise<AgentResult> };
+  stop(): void;
+  abort(): void;
+  /** Closes what was opened for the agent (nothing for the root: its host owns it). */
+  close(): Promise<void>;
+}
+
+/** What a child agent of the tree is opened with. */
+export interface ChildAgentSpec {
+  /** The child's node; its definition is opened as one agent (its own children are tools). */
+  node: AgentNode;
+  /** The new session's options (`parentSession`, `cwd`, tenant). */
+  create: { cwd: string; parentSession: string; tenant?: string };
+  /** The tools the orchestration adds: `router__handoff-to`, `agent__<name>`. */
+  ownTools: readonly AgentTool[];
+  /** The run ancestry of the child's runs. */
+  ancestry: { originId: string; parentId: string; agentPath: string };
+  /** The id of the child's run (drawn beforehand, so its children can name it). */
+  runId: string;
+  /** The OpenTelemetry context of its runs (its `arbor.child` span). */
+  traceContext: unknown;
+}
+
+/** Opens a child agent of the tree (the host layer passes it in). */
+export type OpenChildAgent = (spec: ChildAgentSpec) => Promise<PlaceAgent>;
 
 /** What a router's `router__handoff-to` call chose. */
 export interface RouterChoice {
@@ -19,7 +53,7 @@ export interface RouterChoice {
 /** One agent of the run, opened on its session. */
 export interface AgentPlace {
   node: AgentNode;
-  host: AgentHost;
+  host: PlaceAgent;
   /** Stop and abort of this agent and everything under it. */
   scope: RunScope;
   /** Agent names from the root, joined by `:`. */
@@ -85,8 +119,10 @@ export type RunChild = (
 
 /** What every part of one orchestration shares. */
 export interface OrchestrationContext {
-  readonly options: RunAgentOptions;
+  readonly options: TreeOptions;
   readonly store: SessionStore;
+  /** Opens a child agent. */
+  readonly openChild: OpenChildAgent;
   readonly maxDepth: number;
   readonly concurrency: number;
   readonly nonce: NonceSource;
@@ -105,9 +141,10 @@ export interface OrchestrationContext {
   runChild: RunChild;
 }
 
-/** An event as the orchestration emits it, before its own id and sequence number are stamped. */
-export type OrchestrationEventPayload = OrchestrationEvent extends infer E
-  ? E extends { orchestrationSeq: number }
-    ? Omit<E, "orchestrationId" | "orchestrationSeq">
-    : E
-  : never;
+/**
+ * An event as the orchestration emits it: an agent's event as it came, the tree's own
+ * without the run's id and sequence number, which the run's stream stamps on every event.
+ */
+export type OrchestrationEventPayload =
+  | AgentEvent
+  | (RunEvent extends infer E ? (E extends AgentEvent ? never : Omit<E, "runId" | "seq">) : never);

@@ -2,8 +2,8 @@ import { type Context, context, type Span, type SpanOptions, trace } from "@open
 import { describe, expect, it } from "vitest";
 import { scriptedModels } from "../../test/orchestration-fixtures.js";
 import { defineAgent } from "../definition/index.js";
+import { runAgent } from "../host/run-agent.js";
 import type { AgentNode } from "./agent-tree.js";
-import { runAgent } from "./run-agent.js";
 
 interface RecordedSpan {
   name: string;

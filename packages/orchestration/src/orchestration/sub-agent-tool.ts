@@ -18,7 +18,7 @@ const promptParameters = z.object({
  * timeout reports `timed_out` first); without, the parent's tool timeout applies.
  */
 export function createSubAgentTool(
-  context: OrchestrationContext,
+  context: () => OrchestrationContext,
   child: AgentNode,
   parent: () => AgentPlace,
   limit: ConcurrencyLimit,
@@ -30,9 +30,10 @@ export function createSubAgentTool(
     const prompt =
       definition.inputSchema === undefined ? String(args.prompt) : JSON.stringify(args, null, 2);
     const place = parent();
+    const run = context();
     const report = await limit.run(() => {
       if (signal.aborted) throw new Error("the call was cut before the agent started");
-      return context.runChild(place, child, "subagent", { prompt, request: prompt }, false, signal);
+      return run.runChild(place, child, "subagent", { prompt, request: prompt }, false, signal);
     });
     if (report.outcome !== "succeeded") {
       throw new Error(`${report.finalAgent} ${report.outcome}: ${report.message ?? ""}`.trim());

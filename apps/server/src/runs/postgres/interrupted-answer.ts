@@ -1,6 +1,6 @@
 import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
 import type { AgentMessage } from "@arbor/session-store";
-import type { AgentEvent } from "@arbor/turn-runner";
+import type { ServerRunEvent } from "../server-run-event.js";
 
 /**
  * The answer a run was streaming when its instance died, as the aborted assistant message
@@ -9,7 +9,7 @@ import type { AgentEvent } from "@arbor/turn-runner";
  * run died between messages, in a tool or in a backoff).
  */
 export function interruptedAnswer(
-  events: readonly AgentEvent[],
+  events: readonly ServerRunEvent[],
   definition: AgentDefinition | undefined,
   models: AgentHostOptions["models"],
   now: number,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
+import type { AgentDefinition, AgentHostOptions, AgentNode } from "@arbor/orchestration";
 import type { PostgresSessionStore } from "@arbor/session-store-postgres";
 import pg from "pg";
 import { PostgresApiKeyStore } from "../../auth/postgres-api-key-store.js";
@@ -30,7 +30,7 @@ export async function openCluster(options: {
   connectionString: string;
   store: PostgresSessionStore;
   settings: ClusterSettings;
-  agents: ReadonlyMap<string, AgentDefinition>;
+  agents: ReadonlyMap<string, AgentDefinition | AgentNode>;
   models: AgentHostOptions["models"];
   maxPromptChars: number;
   extensions?: ServerExtensions;

@@ -1,8 +1,8 @@
 import { DatabaseUnavailableError, isConnectionError } from "@arbor/session-store-postgres";
-import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunEventLog } from "../run-event-log.js";
 import { isTerminal, type RunRecord } from "../run-record.js";
 import { RunWatchers } from "../run-watchers.js";
+import type { ServerRunEvent } from "../server-run-event.js";
 import { CHANNELS, type ClusterDb } from "./cluster-db.js";
 import { RunLeaseLostError } from "./run-lease-lost-error.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
@@ -96,7 +96,7 @@ export class PostgresRunEventLog implements RunEventLog {
    * {@inheritDoc RunEventLog.appendEvents}
    * @throws RunLeaseLostError when this instance lost the run's lease (nothing is stored)
    */
-  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
+  async appendEvents(runId: string, events: readonly ServerRunEvent[]): Promise<void> {
     const last = events.at(-1);
     if (!last) return;
     const s = this.db.schema;
@@ -127,8 +127,8 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   /** {@inheritDoc RunEventLog.readEvents} */
-  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<AgentEvent[]> {
-    const { rows } = await this.db.pool.query<{ event: AgentEvent }>(
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<ServerRunEvent[]> {
+    const { rows } = await this.db.pool.query<{ event: ServerRunEvent }>(
       `SELECT event FROM ${this.db.schema}.run_events WHERE run_id = $1 AND seq > $2
        ORDER BY seq LIMIT $3`,
       [runId, afterSeq, limit],

@@ -1,7 +1,12 @@
-import type { AgentDefinition, AgentHostOptions } from "@arbor/orchestration";
+import {
+  type AgentDefinition,
+  type AgentHostOptions,
+  type AgentNode,
+  definitionOf,
+} from "@arbor/orchestration";
 import { type AgentMessage, SessionLockedError, type SessionStore } from "@arbor/session-store";
-import type { AgentEvent } from "@arbor/turn-runner";
 import type { RunRecord } from "../run-record.js";
+import type { ServerRunEvent } from "../server-run-event.js";
 import type { ClusterDb } from "./cluster-db.js";
 import { interruptedAnswer } from "./interrupted-answer.js";
 import type { PostgresRunEventLog } from "./postgres-run-event-log.js";
@@ -13,7 +18,7 @@ export interface BurialDeps {
   store: SessionStore;
   log: PostgresRunEventLog;
   ledger: RunLedger;
-  agents: ReadonlyMap<string, AgentDefinition>;
+  agents: ReadonlyMap<string, AgentDefinition | AgentNode>;
   models: AgentHostOptions["models"];
   report?: ((error: unknown) => void) | undefined;
 }
@@ -26,7 +31,7 @@ export interface BurialDeps {
  */
 export async function buryRun(deps: BurialDeps, { record, generation }: ClaimedRun): Promise<void> {
   try {
-    const events: AgentEvent[] = [];
+    const events: ServerRunEvent[] = [];
     for (;;) {
       const page = await deps.log.readEvents(record.id, events.at(-1)?.seq ?? 0, 1000);
       events.push(...page);
@@ -34,7 +39,7 @@ export async function buryRun(deps: BurialDeps, { record, generation }: ClaimedR
     }
     const message = interruptedAnswer(
       events,
-      deps.agents.get(record.agent),
+      agentDefinition(deps.agents.get(record.agent)),
       deps.models,
       Date.now(),
     );
@@ -67,4 +72,10 @@ async function appendToSession(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+function agentDefinition(
+  agent: AgentDefinition | AgentNode | undefined,
+): AgentDefinition | undefined {
+  return agent === undefined ? undefined : definitionOf(agent);
 }

@@ -7,15 +7,15 @@ import {
   scriptedModels,
 } from "../../test/orchestration-fixtures.js";
 import { defineAgent } from "../definition/index.js";
-import type { AgentNode } from "./agent-tree.js";
+import type { AgentNode } from "../orchestration/agent-tree.js";
 import {
   ANCESTRY_CUSTOM_TYPE,
   CHILD_SESSION_CUSTOM_TYPE,
   FINAL_ANSWER_CUSTOM_TYPE,
-} from "./child-records.js";
-import { loadAgentTree } from "./load-agent-tree.js";
-import { type OrchestrationEvent, orchestrationEventSchema } from "./orchestration-events.js";
-import { orchestrationResultSchema } from "./orchestration-result.js";
+} from "../orchestration/child-records.js";
+import { loadAgentTree } from "../orchestration/load-agent-tree.js";
+import { type RunEvent, runEventSchema } from "../orchestration/orchestration-events.js";
+import { orchestrationResultSchema } from "../orchestration/orchestration-result.js";
 import { runAgent } from "./run-agent.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function collect(events: AsyncIterable<OrchestrationEvent>): Promise<OrchestrationEvent[]> {
-  const all: OrchestrationEvent[] = [];
+async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
+  const all: RunEvent[] = [];
   for await (const event of events) all.push(event);
   return all;
 }
@@ -56,8 +56,7 @@ describe("runAgent", () => {
     const run = runAgent(tree, "Do it", { store, models, generateNonce: () => "n0nce" });
     const events = await collect(run.events);
     const result = await run.result;
-    for (const event of events)
-      expect(orchestrationEventSchema.safeParse(event).success).toBe(true);
+    for (const event of events) expect(runEventSchema.safeParse(event).success).toBe(true);
     expect(orchestrationResultSchema.parse(result)).toEqual(result);
     expect(result.success).toBe(true);
     expect(result.finalAgent).toBe("main");
@@ -162,7 +161,9 @@ describe("runAgent", () => {
     const run = runAgent(node("main", [node("helper")]), "Go", { store, models });
     const events = await collect(run.events);
     const result = await run.result;
-    const runEvents = events.filter((event) => "runId" in event);
+    // One stream: every event carries the root run's id; the turn runner's carry their ancestry.
+    expect(events.every((event) => event.runId === result.runId)).toBe(true);
+    const runEvents = events.filter((event) => "ancestry" in event);
     expect(runEvents.length).toBeGreaterThan(3);
     for (const event of runEvents) {
       expect(event).toMatchObject({ runId: result.runId, ancestry: { agentPath: "main" } });

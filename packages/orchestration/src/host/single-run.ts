@@ -1,0 +1,31 @@
+import type { AgentRun } from "@arbor/turn-runner";
+import type { HostRun, OrchestrationResult } from "../orchestration/index.js";
+
+/**
+ * The run of a host's prompt on a single agent: the turn runner's run as it is, its
+ * result in the shape of a tree's (the agent answered itself, no children).
+ */
+export function singleRun(
+  run: AgentRun,
+  agentPath: string,
+  control: { stop(): void; abort(): void },
+): HostRun {
+  const result = run.result.then(
+    (own): OrchestrationResult => ({
+      ...own,
+      finalAgent: agentPath,
+      finalSession: own.session,
+      children: [],
+      rootUsage: { ...own.usage },
+      rootCost: own.cost,
+    }),
+  );
+  return {
+    runId: run.runId,
+    events: run.events,
+    result,
+    subscribe: (options) => run.subscribe(options),
+    stop: () => control.stop(),
+    abort: () => control.abort(),
+  };
+}
