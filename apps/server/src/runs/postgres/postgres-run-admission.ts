@@ -200,22 +200,26 @@ export class PostgresRunAdmission implements RunAdmission {
       this.claimAgain = true;
       return;
     }
-    this.claiming = (async () => {
-      try {
-        do {
-          this.claimAgain = false;
-          while (this.hasRoom()) {
-            const claimed = await this.ledger.claim();
-            if (!claimed) break;
-            this.execute(claimed);
-          }
-        } while (this.claimAgain && !this.closed);
-      } catch (error) {
-        this.options.report?.(error);
-      } finally {
-        this.claiming = undefined;
-      }
-    })();
+    // Cleared in a later turn than it is set, even when the loop finds no room and never
+    // awaits: a loop cleared before it was stored would block every later claim.
+    this.claiming = this.claimWhileRoom().finally(() => {
+      this.claiming = undefined;
+    });
+  }
+
+  private async claimWhileRoom(): Promise<void> {
+    try {
+      do {
+        this.claimAgain = false;
+        while (this.hasRoom()) {
+          const claimed = await this.ledger.claim();
+          if (!claimed) break;
+          this.execute(claimed);
+        }
+      } while (this.claimAgain && !this.closed);
+    } catch (error) {
+      this.options.report?.(error);
+    }
   }
 
   /** Hands a claimed run to the executor; its lease is given up once it ended. */
