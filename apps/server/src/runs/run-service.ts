@@ -40,7 +40,9 @@ export interface RunServiceOptions {
  * cluster's admission over PostgreSQL).
  */
 export interface RunServiceParts {
+  /** Executes runs in this process; the admission hands runs to it. */
   execution: RunExecution;
+  /** Decides which runs start and when (made with `execution` as its executor). */
   admission: RunAdmission;
   /** How long running runs may finish on close before they are interrupted. Default 0. */
   graceMs?: number;
