@@ -14,6 +14,8 @@ export interface ServerDatabaseSuite {
   readonly dir: string;
   /** A pool on a throwaway cluster with the server's tables in schema `arbor`. */
   readonly pool: pg.Pool;
+  /** How to connect to that cluster (a `LISTEN` connection, a session store). */
+  readonly connectionString: string;
 }
 
 /**
@@ -46,6 +48,10 @@ export function serverDatabaseSuite(suite: string, prefix: string): ServerDataba
     get pool() {
       if (!pool) throw new Error("no PostgreSQL cluster in this run");
       return pool;
+    },
+    get connectionString() {
+      if (!cluster) throw new Error("no PostgreSQL cluster in this run");
+      return cluster.connectionString;
     },
   };
 }

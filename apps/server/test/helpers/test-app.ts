@@ -58,6 +58,8 @@ export async function makeTestApp(
     limits?: Partial<ServerLimits>;
     files?: boolean;
     store?: SessionStore;
+    /** The agents instead of `helper` and `second` (a config's, loaded with their trees). */
+    agents?: AppDeps["agents"];
   } = {},
 ): Promise<TestApp> {
   const fake = await FakeProviderServer.start({
@@ -70,10 +72,12 @@ export async function makeTestApp(
     (dir ? new FileSessionStore({ root: join(dir, "sessions") }) : new MemorySessionStore());
   const log: RunEventLog = dir ? new FileRunEventLog(join(dir, "runs")) : new MemoryRunEventLog();
   const keys = new MemoryApiKeyStore();
-  const agents = new Map([
-    ["helper", testAgent()],
-    ["second", testAgent("second")],
-  ]);
+  const agents =
+    options.agents ??
+    new Map([
+      ["helper", testAgent()],
+      ["second", testAgent("second")],
+    ]);
   const models = {
     providers: {
       fake: { api: "openai-chat" as const, apiKey: "test-key", baseURL: fake.openaiBaseURL },

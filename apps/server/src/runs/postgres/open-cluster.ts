@@ -6,7 +6,9 @@ import pg from "pg";
 import { PostgresApiKeyStore } from "../../auth/postgres-api-key-store.js";
 import type { ClusterSettings } from "../../config/cluster-settings.js";
 import type { ServerExtensions } from "../../extensions/server-extensions.js";
-import { ClusteredRunService } from "./clustered-run-service.js";
+import { RunExecution } from "../run-execution.js";
+import { RunService } from "../run-service.js";
+import { PostgresRunAdmission } from "./postgres-run-admission.js";
 import { PostgresRunEventLog } from "./postgres-run-event-log.js";
 import { applyServerMigrations } from "./server-migrations.js";
 
@@ -14,7 +16,8 @@ import { applyServerMigrations } from "./server-migrations.js";
 export interface ClusterParts {
   keys: PostgresApiKeyStore;
   log: PostgresRunEventLog;
-  runs: ClusteredRunService;
+  /** Runs admitted through the `runs` table, executed by whichever instance claims them. */
+  runs: RunService;
   instanceId: string;
   /** Checks the database answers (for `/ready`). */
   ready: () => Promise<void>;
@@ -48,20 +51,37 @@ export async function openCluster(options: {
       settings.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
     const db = { pool, schema: store.schema, instanceId, leaseTtlMs: settings.leaseTtlMs };
     const log = new PostgresRunEventLog(db);
-    const runs = await ClusteredRunService.start({
-      db,
-      log,
-      connectionString: options.connectionString,
+    const serviceOptions = {
       store,
+      log,
       agents: options.agents,
       models: options.models,
       maxPromptChars: options.maxPromptChars,
       ...(options.extensions ? { extensions: options.extensions } : {}),
+    };
+    const execution = new RunExecution({
+      ...serviceOptions,
+      now: () => new Date(),
+      // A run of a dead instance may leave its session's write lease behind for a while.
+      openRetryMs: settings.leaseTtlMs * 2,
+    });
+    const admission = await PostgresRunAdmission.start({
+      db,
+      log,
+      executor: execution,
+      connectionString: options.connectionString,
+      store,
+      agents: options.agents,
+      models: options.models,
       pollMs: settings.pollMs,
-      shutdownGraceMs: settings.shutdownGraceMs,
       eventRetentionMs: settings.eventRetentionMs,
       maxRunsPerInstance: settings.maxRunsPerInstance,
       report: options.report,
+    });
+    const runs = new RunService(serviceOptions, {
+      execution,
+      admission,
+      graceMs: settings.shutdownGraceMs,
     });
     return {
       keys: new PostgresApiKeyStore(pool, store.schema),
