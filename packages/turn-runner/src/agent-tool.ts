@@ -27,6 +27,12 @@ export interface AgentTool<P extends z.ZodObject = z.ZodObject> {
   inputJsonSchema?: Record<string, unknown>;
   /** Overrides the session's `toolTimeoutMs` for this tool. */
   timeoutMs?: number;
+  /**
+   * Still offered on a forced final turn (stop, context limit, max turns), beside the report
+   * tool, for a call that is itself a way to answer (a router handing the request on).
+   * Never offered while a report is locked for its metadata. Default false.
+   */
+  availableOnFinalTurn?: boolean;
   execute(args: z.output<P>, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
 }
 
@@ -113,4 +119,9 @@ export async function runToolCall(
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The names of the tools a forced final turn still offers (see `availableOnFinalTurn`). */
+export function finalTurnToolNames(tools: Iterable<AgentTool>): string[] {
+  return [...tools].filter((tool) => tool.availableOnFinalTurn === true).map((tool) => tool.name);
 }

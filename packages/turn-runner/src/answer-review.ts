@@ -38,6 +38,8 @@ export function reviewAnswer<T>(input: {
   content: AssistantMessage["content"];
   stopReason: string;
   finalTurn: boolean;
+  /** The tools a final turn still offers (`availableOnFinalTurn`): their calls are run. */
+  finalTurnTools?: readonly string[];
   contract: ReportContract<T> | undefined;
   /** The metadata extensions require beside the report, for this run. */
   meta?: FinalMetaRun | undefined;
@@ -87,7 +89,10 @@ export function reviewAnswer<T>(input: {
       return deliver(report, otherCalls);
     }
     problems.push({ kind: "report_invalid", issues: reading.issues });
-  } else if (otherCalls.length > 0 && !input.finalTurn) {
+  } else if (
+    otherCalls.length > 0 &&
+    (!input.finalTurn || otherCalls.every((call) => input.finalTurnTools?.includes(call.name)))
+  ) {
     return { accepted: true, toolCalls: [...otherCalls, ...metaCalls], skippedCalls: [], text };
   } else if (contract) {
     const fromText = text === "" ? undefined : contract.fromText(text);

@@ -10,6 +10,7 @@ export function finalTurnInstruction(
   reason: FinalTurnReason,
   reportTool?: string,
   metaTool?: string,
+  keptTools: readonly string[] = [],
 ): string {
   const why = {
     stop: "The user asked to finish now.",
@@ -20,9 +21,13 @@ export function finalTurnInstruction(
     reportTool !== undefined
       ? `Call the ${reportTool} tool now with your final report, built from what you already know; no other tool is available.`
       : "Answer now with what you already know; no tool is available any more.";
+  const kept =
+    keptTools.length === 0
+      ? ""
+      : ` Instead of answering, you may still call ${keptTools.join(" or ")}.`;
   const meta =
     metaTool === undefined
       ? ""
       : ` Call the ${metaTool} tool in the same answer with the metadata this task requires.`;
-  return `${why} ${what}${meta}`;
+  return `${why} ${what}${kept}${meta}`;
 }

@@ -12,7 +12,8 @@ import type { ModelTarget } from "./target-pool.js";
 
 /**
  * The request of one attempt, with the agent's sampling knobs and (unless `promptCache` is
- * false) its prompt-cache hints; a final turn offers no tools. Extensions may replace the
+ * false) its prompt-cache hints; a final turn offers only the report tools and those
+ * available on a final turn. Extensions may replace the
  * messages (`context`) and the system prompt (for the prompt), add their tools, and see
  * the request before it goes out.
  */
@@ -32,12 +33,17 @@ export async function modelRequest(
     ...(reportContract ? [reportContract.definition] : []),
     ...(meta ? [meta.definition] : []),
   ];
-  // Once a report is locked for its missing metadata, only the metadata tool is offered.
+  // Once a report is locked for its missing metadata, only the metadata tool is offered; a
+  // final turn offers the report tools and the tools that are themselves an answer.
+  const agentTools = [...run.tools.values()];
   const tools = meta?.locked
     ? [meta.definition]
     : finalTurn
-      ? reportTools
-      : [...toolDefinitions([...run.tools.values()]), ...hooks.toolDefinitions(), ...reportTools];
+      ? [
+          ...toolDefinitions(agentTools.filter((tool) => tool.availableOnFinalTurn === true)),
+          ...reportTools,
+        ]
+      : [...toolDefinitions(agentTools), ...hooks.toolDefinitions(), ...reportTools];
   const { systemPrompt } = hooks;
   const request: ModelRequest = {
     ...(systemPrompt !== undefined ? { system: systemPrompt } : {}),

@@ -122,7 +122,9 @@ export class RunTrace {
         });
         break;
       case "ttsr_triggered":
-        this.turnSpan?.addEvent("ttsr_triggered", { "arbor.ttsr.rules": event.rules });
+        this.turnSpan?.addEvent("ttsr_triggered", {
+          "arbor.ttsr.rules": event.rules.map((rule) => rule.name),
+        });
         break;
       case "answer_rejected":
         this.turnSpan?.addEvent("answer_rejected", { "arbor.answer.problems": event.problems });

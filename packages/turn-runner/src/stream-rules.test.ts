@@ -65,7 +65,15 @@ describe("AgentSession: stream rules", () => {
       {
         type: "ttsr_triggered",
         turnIndex: 0,
-        rules: ["no-console"],
+        // The rule whole, not only its name.
+        rules: [
+          expect.objectContaining({
+            name: "no-console",
+            path: "/repo/.arbor/rules/no-console.md",
+            content: expect.any(String),
+            scope: expect.any(Array),
+          }),
+        ],
         contextMode: "discard",
         interrupted: true,
         partialEntryId: "e2",
@@ -158,7 +166,15 @@ describe("AgentSession: rules that never interrupt", () => {
       {
         type: "ttsr_triggered",
         turnIndex: 0,
-        rules: ["no-console"],
+        // The rule whole, not only its name.
+        rules: [
+          {
+            name: "no-console",
+            content: "Use the logger.",
+            scope: ["text", "tool"],
+            interruptMode: "never",
+          },
+        ],
         contextMode: "keep",
         interrupted: false,
       },

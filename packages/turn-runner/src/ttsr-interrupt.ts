@@ -5,6 +5,7 @@ import { ANSWER_FEEDBACK_CUSTOM_TYPE } from "./answer-review.js";
 import { type AttemptOutcome, assistantMessage } from "./model-attempt.js";
 import type { RunState } from "./run-state.js";
 import type { ModelTarget } from "./target-pool.js";
+import { triggeredRule } from "./triggered-rule.js";
 
 /** The `customType` of the hidden message carrying a stream rule's reminder. */
 export const TTSR_INTERRUPT_CUSTOM_TYPE = "ttsr-interrupt";
@@ -83,7 +84,7 @@ export async function persistInterrupt(
   state.channel.push({
     type: "ttsr_triggered",
     turnIndex,
-    rules: names,
+    rules: rules.map(triggeredRule),
     contextMode,
     interrupted: true,
     partialEntryId,
@@ -114,7 +115,7 @@ export async function injectQueuedRules(
   state.channel.push({
     type: "ttsr_triggered",
     turnIndex,
-    rules: names,
+    rules: rules.map(triggeredRule),
     contextMode: "keep",
     interrupted: false,
   });

@@ -1,3 +1,4 @@
+import { finalTurnToolNames } from "./agent-tool.js";
 import { type AnswerReview, reviewAnswer } from "./answer-review.js";
 import { attemptOutcome } from "./attempt-span.js";
 import { executeDirective } from "./attempts/execute-directive.js";
@@ -171,6 +172,7 @@ async function storeAnswer(
     content: outcome.content,
     stopReason: outcome.stopReason,
     finalTurn,
+    finalTurnTools: finalTurnToolNames(run.tools.values()),
     contract: run.reportContract,
     meta: run.hooks.finalMeta,
     entryId,
@@ -342,6 +344,7 @@ async function announceFinalTurn(
       reason,
       run.reportContract?.toolName,
       run.hooks.finalMeta && FINAL_META_TOOL_NAME,
+      finalTurnToolNames(run.tools.values()),
     ),
     false,
     { reason },

@@ -42,7 +42,7 @@ async function runStep(
     }
     if (event.type === "ttsr_triggered") {
       say(
-        `  stream rule "${event.rules.join(", ")}" matched mid-answer: the answer was cut and retried`,
+        `  stream rule "${event.rules.map((rule) => rule.name).join(", ")}" matched mid-answer: the answer was cut and retried`,
       );
       answer = "";
     }

@@ -21,7 +21,7 @@ const turnEnd = { ...envelope, type: "turn_end", turnIndex: 0 };
 const ttsr = (interrupted: boolean) => ({
   ...envelope,
   type: "ttsr_triggered",
-  rules: ["r"],
+  rules: [{ name: "r", content: "Use the logger.", scope: ["text"] }],
   interrupted,
 });
 const retry = { ...envelope, type: "retry" };

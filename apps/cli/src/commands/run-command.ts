@@ -21,7 +21,7 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 /** A short line for events the user should notice on stderr, or undefined. */
 export function noticeFor(event: RunEvent): string | undefined {
   if (event.type === "ttsr_triggered") {
-    const rules = event.rules.join(", ");
+    const rules = event.rules.map((rule) => rule.name).join(", ");
     return event.interrupted
       ? `[stream rule ${rules}: answer restarted with a reminder]`
       : `[stream rule ${rules}: reminder queued for the next request]`;

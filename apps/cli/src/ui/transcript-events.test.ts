@@ -103,7 +103,7 @@ describe("applyAgentEvent", () => {
       {
         type: "ttsr_triggered",
         turnIndex: 0,
-        rules: ["no-console"],
+        rules: [{ name: "no-console", content: "Use the logger.", scope: ["text", "tool"] }],
         contextMode: "discard",
         interrupted: true,
       },

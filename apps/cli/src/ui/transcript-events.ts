@@ -99,7 +99,11 @@ export function applyAgentEvent(
     case "tool_result":
       return markToolResult(items, event.toolCallId, event.isError);
     case "ttsr_triggered": {
-      const ruleItem = ruleNotice(nextItemId("r"), event.rules, event.interrupted);
+      const ruleItem = ruleNotice(
+        nextItemId("r"),
+        event.rules.map((rule) => rule.name),
+        event.interrupted,
+      );
       const last = items.at(-1);
       if (event.interrupted && last?.kind === "assistant" && last.status === "streaming") {
         // The cut answer is replaced by its retry, below the notice.

@@ -165,6 +165,29 @@ describe("AgentHost with an agent tree", () => {
     await host.close();
   });
 
+  it("lets a router hand on in its forced final turn: the handoff tool stays offered", async () => {
+    const { models, model, store } = scriptedModels({
+      front: [call("router__handoff-to", { agent: "billing" })],
+      billing: ["Refunded."],
+    });
+    const front = node("front", [], [node("billing")]);
+    // One turn allowed: the router's first turn is its forced final turn.
+    const limited: AgentNode = {
+      ...front,
+      definition: defineAgent({ ...front.definition, limits: { maxTurns: 1 } }),
+    };
+    const host = await AgentHost.open({ store, create: { cwd: "/p" }, agent: limited, models });
+    const run = host.prompt("Refund me");
+    const events = await collect(run.events);
+    const result = await run.result;
+    expect(events.find((event) => event.type === "final_turn")).toBeDefined();
+    expect((model("front").requests[0]?.tools ?? []).map((tool) => tool.name)).toEqual([
+      "router__handoff-to",
+    ]);
+    expect(result).toMatchObject({ success: true, finalAgent: "front:billing" });
+    await host.close();
+  });
+
   it("aborts every agent of the tree from the host, and close waits for the children", async () => {
     const { models, store } = scriptedModels({
       desk: [call("agent__slow", { prompt: "wait" }), "never"],

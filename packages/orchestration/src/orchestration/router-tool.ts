@@ -21,6 +21,8 @@ export function createRouterTool(node: AgentNode, place: () => AgentPlace): Agen
   return defineTool({
     name: ROUTER_TOOL_NAME,
     description: `Hands the user's request to another agent, which answers it; your session ends with this call. Answer trivial requests yourself instead. Destinations:\n${listing}`,
+    // Handing on is itself an answer: a router on its forced final turn may still do it.
+    availableOnFinalTurn: true,
     parameters: z.object({
       agent: z.enum(names as [string, ...string[]]).describe("The destination agent"),
       message: z.string().max(100_000).optional().describe("A note for the destination"),

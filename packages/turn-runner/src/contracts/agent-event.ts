@@ -82,11 +82,29 @@ const retrySchema = z.object({
   delayMs: z.number().nonnegative(),
 });
 
+/** A stream rule that fired, as `ttsr_triggered` carries it: the rule, not only its name. */
+export const triggeredRuleSchema = z.object({
+  name: z.string(),
+  /** The file the rule was loaded from, when it came from one. */
+  path: z.string().optional(),
+  /** The reminder injected for the model. */
+  content: z.string(),
+  /** Which streams the rule watches (`text`, `thinking`, `tool`, `tool:<name>`, …). */
+  scope: z.array(z.string()),
+  /** Whether the rule cuts the answer (`always`), or only queues its reminder (`never`), … */
+  interruptMode: z.string().optional(),
+  /** Whether the cut answer stays on the path (`keep`) or is branched away (`discard`). */
+  contextMode: z.enum(["discard", "keep"]).optional(),
+});
+/** A stream rule that fired (see {@link triggeredRuleSchema}). */
+export type TriggeredRule = z.infer<typeof triggeredRuleSchema>;
+
 const ttsrTriggeredSchema = z.object({
   ...envelope,
   type: z.literal("ttsr_triggered"),
   turnIndex,
-  rules: z.array(z.string()),
+  /** The rules that fired, whole. */
+  rules: z.array(triggeredRuleSchema),
   contextMode: z.enum(["discard", "keep"]),
   /** False for rules with `interruptMode: "never"`: the reminder was queued, the answer not cut. */
   interrupted: z.boolean(),

@@ -24,6 +24,8 @@ export {
   type AgentEventPayload,
   type AgentEventType,
   agentEventSchema,
+  type TriggeredRule,
+  triggeredRuleSchema,
 } from "./agent-event.js";
 export {
   type AgentFailure,

@@ -20,6 +20,7 @@ import { FINAL_META_TOOL_NAME, FinalMetaRun } from "../final-meta.js";
 import type { DeliveredFinalReport, RunHooks, StreamListener } from "../run/run-hooks.js";
 import type { ModelTarget } from "../target-pool.js";
 import type { BranchSummarizer } from "../tree-navigation.js";
+import { triggeredRule } from "../triggered-rule.js";
 import {
   extensionToolDefinitions,
   type ModelToolCall,
@@ -29,9 +30,6 @@ import {
 } from "./extension-tool-calls.js";
 import { emitIsolated } from "./isolated-emit.js";
 import { AgentExtensionHost, type DeliveryAgent } from "./message-delivery.js";
-
-/** The streams a rule without `scope` watches (`@arbor/ttsr`'s default): text and every tool. */
-const DEFAULT_RULE_SCOPE = ["text", "tool"] as const;
 
 /** What the hooks need from the agent they serve. */
 export interface ExtensionAgentPort extends DeliveryAgent {
@@ -233,12 +231,10 @@ export class ExtensionHooks implements RunHooks {
     await this.emit({
       type: "ttsr_triggered",
       turnIndex,
-      rules: matches.map(({ rule }) => ({
-        name: rule.name,
-        ...(rule.path ? { path: rule.path } : {}),
-        content: rule.content,
-        scope: [...(rule.scope ?? DEFAULT_RULE_SCOPE)],
-      })),
+      rules: matches.map(({ rule }) => {
+        const { name, path, content, scope } = triggeredRule(rule);
+        return { name, ...(path !== undefined ? { path } : {}), content, scope };
+      }),
       source: first.source,
     });
   }
