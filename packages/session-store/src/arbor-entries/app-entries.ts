@@ -12,7 +12,8 @@ export const AGENT_FILE_CUSTOM_TYPE = "arbor.cli.agent-file";
 
 /**
  * A remembered permission: every call of `tool`, or (for `bash`) one exact `command`, or
- * a command starting with `commandPrefix` followed by a space.
+ * a command starting with `commandPrefix` followed by a space (never one that chains or
+ * redirects with `;`, `&`, `|`, `>`, `<`, backticks or `$(`).
  */
 export const allowRuleSchema = z.looseObject({
   tool: nameField,
