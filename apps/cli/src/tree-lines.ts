@@ -1,7 +1,8 @@
-import { CHILD_SESSION_CUSTOM_TYPE, childSessionEntrySchema } from "@arbor/orchestration";
 import {
   type AgentMessage,
+  CHILD_SESSION_CUSTOM_TYPE,
   messageText,
+  readArborEntry,
   type Session,
   type SessionEntry,
   type SessionTreeNode,
@@ -94,16 +95,13 @@ function describeEntryRaw(entry: SessionEntry): { kind: string; text: string } {
     case "ttsr_injection":
       return { kind: "rule", text: "stream rule injected" };
     case "custom": {
-      const child =
-        fields.customType === CHILD_SESSION_CUSTOM_TYPE
-          ? childSessionEntrySchema.safeParse(fields.data)
-          : undefined;
-      if (child?.success) {
-        const { usage, ...rest } = child.data;
+      const child = readArborEntry(entry, CHILD_SESSION_CUSTOM_TYPE);
+      if (child) {
+        const { usage, ...rest } = child;
         const tokens = usage ? usage.input + usage.output : undefined;
         return {
           kind: "child",
-          text: `${childRunText({ ...rest, tokens })} · session ${child.data.childSessionId}`,
+          text: `${childRunText({ ...rest, tokens })} · session ${child.childSessionId}`,
         };
       }
       return { kind: "custom", text: String(fields.customType ?? "") };
@@ -173,11 +171,7 @@ function newestChildEntries(session: Session): Map<string, string> {
 }
 
 function childSessionIdOf(entry: SessionEntry): string | undefined {
-  if (entry.type !== "custom") return undefined;
-  const fields = entry as SessionEntry & { customType?: unknown; data?: unknown };
-  if (fields.customType !== CHILD_SESSION_CUSTOM_TYPE) return undefined;
-  const parsed = childSessionEntrySchema.safeParse(fields.data);
-  return parsed.success ? parsed.data.childSessionId : undefined;
+  return readArborEntry(entry, CHILD_SESSION_CUSTOM_TYPE)?.childSessionId;
 }
 
 function childOf(

@@ -1,3 +1,4 @@
+import { isArborEntry, TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/session-store";
 import {
   type RenderCustomMessage,
   type RenderedCustomMessage,
@@ -168,10 +169,7 @@ function firstText(content: unknown): string {
 }
 
 function isStreamRuleEntry(entry: SessionSnapshotEntry): boolean {
-  return (
-    entry.type === "ttsr_injection" ||
-    (entry.type === "custom_message" && entry.customType === "ttsr-interrupt")
-  );
+  return entry.type === "ttsr_injection" || isArborEntry(entry, TTSR_INTERRUPT_CUSTOM_TYPE);
 }
 
 /**

@@ -1,4 +1,5 @@
 export { activityTimeFromLineEnd, activityTimeOf } from "./activity-time.js";
+export * from "./arbor-entries/index.js";
 export * from "./compaction/index.js";
 export {
   DuplicateEntryIdError,

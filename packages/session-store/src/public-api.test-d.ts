@@ -122,7 +122,45 @@ describe("runtime exports", () => {
       | "truncateText"
       | "ttsrInjectionEntrySchema"
       | "validateEntry"
+      // Arbor's own custom entries (arbor-entries/)
+      | "AGENT_FILE_CUSTOM_TYPE"
+      | "ANCESTRY_CUSTOM_TYPE"
+      | "ANSWER_FEEDBACK_CUSTOM_TYPE"
+      | "APPROVAL_CUSTOM_TYPE"
+      | "CHILD_SESSION_CUSTOM_TYPE"
+      | "CONTEXT_GUARD_CUSTOM_TYPE"
+      | "CONTEXT_SWITCH_CUSTOM_TYPE"
+      | "FAILOVER_CUSTOM_TYPE"
+      | "FINAL_ANSWER_CUSTOM_TYPE"
+      | "FINAL_TURN_CUSTOM_TYPE"
+      | "SYSTEM_PROMPT_CUSTOM_TYPE"
+      | "TTSR_INTERRUPT_CUSTOM_TYPE"
+      | "agentFileEntrySchema"
+      | "allowRuleSchema"
+      | "ancestryEntrySchema"
+      | "answerFeedbackDetailsSchema"
+      | "approvalRecordSchema"
+      | "arborEntrySchemas"
+      | "childSessionEntrySchema"
+      | "contextGuardRecordSchema"
+      | "contextSwitchDetailsSchema"
+      | "failoverRecordSchema"
+      | "finalAnswerDetailsSchema"
+      | "finalTurnDetailsSchema"
+      | "isArborEntry"
+      | "readArborEntry"
+      | "systemPromptRecordSchema"
+      | "ttsrInterruptDetailsSchema"
     >();
+  });
+});
+
+describe("Arbor's custom entries", () => {
+  it("read a payload as its type's data, or undefined", () => {
+    expectTypeOf<typeof api.readArborEntry<"arbor.orchestration.child">>().toEqualTypeOf<
+      (entry: unknown, type: "arbor.orchestration.child") => api.ChildSessionEntry | undefined
+    >();
+    expectTypeOf<api.ArborEntryType>().toEqualTypeOf<keyof typeof api.arborEntrySchemas>();
   });
 });
 

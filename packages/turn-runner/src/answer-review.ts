@@ -1,14 +1,23 @@
 import type { AssistantMessage } from "@arbor/providers";
-import type { Session } from "@arbor/session-store";
+import {
+  ANSWER_FEEDBACK_CUSTOM_TYPE,
+  type AnswerFeedbackDetails,
+  isArborEntry,
+  readArborEntry,
+  type Session,
+} from "@arbor/session-store";
 import type { AnswerProblem, AnswerReview, DeliveredReport } from "./answer-verdict.js";
-import type { AgentFailureReason, AnswerProblemKind } from "./contracts/index.js";
+import {
+  type AgentFailureReason,
+  type AnswerProblemKind,
+  answerProblemKindSchema,
+} from "./contracts/index.js";
 import { FINAL_META_TOOL_NAME, type FinalMetaRun, persistKeptReport } from "./final-meta.js";
 import { deliverWithMeta, reviewMetaOnly } from "./final-meta-review.js";
 import type { ReportContract } from "./final-report.js";
 import type { RequestedToolCall } from "./tool-execution.js";
 
-/** The `customType` of the hidden message telling the model why its answer was not accepted. */
-export const ANSWER_FEEDBACK_CUSTOM_TYPE = "arbor.answer-feedback";
+export { ANSWER_FEEDBACK_CUSTOM_TYPE } from "@arbor/session-store";
 
 export type {
   AnswerProblem,
@@ -158,14 +167,6 @@ export function failureReasonOf(problem: AnswerProblem): AgentFailureReason {
   }
 }
 
-/** What a feedback entry stores beside its text. */
-interface FeedbackDetails {
-  problems: AnswerProblemKind[];
-  /** One reason text per problem, so a later rejection can merge them. */
-  reasons: string[];
-  rejectedEntryId: string;
-}
-
 /**
  * The reasons of the feedback entry at `entryId` when it is one, by problem kind (feedback
  * stored before reasons were recorded contributes nothing and is merely replaced).
@@ -175,16 +176,14 @@ function earlierReasons(
   entryId: string | null,
 ): Map<AnswerProblemKind, string> | undefined {
   const entry = entryId === null ? undefined : session.getEntry(entryId);
-  if (entry?.type !== "custom_message" || entry.customType !== ANSWER_FEEDBACK_CUSTOM_TYPE) {
-    return undefined;
-  }
+  if (!isArborEntry(entry, ANSWER_FEEDBACK_CUSTOM_TYPE)) return undefined;
   const reasons = new Map<AnswerProblemKind, string>();
-  const details = entry.details as Partial<FeedbackDetails> | undefined;
-  const kinds = Array.isArray(details?.problems) ? details.problems : [];
-  const texts = Array.isArray(details?.reasons) ? details.reasons : [];
-  kinds.forEach((kind, index) => {
+  const details = readArborEntry(entry, ANSWER_FEEDBACK_CUSTOM_TYPE);
+  const texts = details?.reasons ?? [];
+  details?.problems.forEach((word, index) => {
+    const kind = answerProblemKindSchema.safeParse(word);
     const text = texts[index];
-    if (typeof text === "string") reasons.set(kind, text);
+    if (kind.success && text !== undefined) reasons.set(kind.data, text);
   });
   return reasons;
 }
@@ -209,7 +208,11 @@ export async function persistRejection(
     // A valid report stays on the path with its calls answered; only the metadata is asked for.
     await persistKeptReport(session, first.keep, reportTool);
     const text = reasonText(first, reportTool);
-    const details: FeedbackDetails = { problems: [first.kind], reasons: [text], rejectedEntryId };
+    const details: AnswerFeedbackDetails = {
+      problems: [first.kind],
+      reasons: [text],
+      rejectedEntryId,
+    };
     return session.appendCustomMessageEntry(ANSWER_FEEDBACK_CUSTOM_TYPE, text, false, details);
   }
   let parentId = session.getEntry(rejectedEntryId)?.parentId ?? null;
@@ -224,7 +227,7 @@ export async function persistRejection(
   const texts = kinds.map((kind) => reasons.get(kind) as string);
   if (parentId === null) await session.resetLeaf();
   else await session.branch(parentId);
-  const details: FeedbackDetails = { problems: kinds, reasons: texts, rejectedEntryId };
+  const details: AnswerFeedbackDetails = { problems: kinds, reasons: texts, rejectedEntryId };
   return session.appendCustomMessageEntry(
     ANSWER_FEEDBACK_CUSTOM_TYPE,
     texts.join(" "),

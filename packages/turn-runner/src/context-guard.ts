@@ -8,8 +8,7 @@ import {
 import { contextLimit, estimateTokens } from "./context-limit.js";
 import type { ModelTarget } from "./target-pool.js";
 
-/** The `customType` of the entry recording what the context guard did before a request. */
-export const CONTEXT_GUARD_CUSTOM_TYPE = "arbor.context-guard";
+export { CONTEXT_GUARD_CUSTOM_TYPE } from "@arbor/session-store";
 
 /** Options of the context guard. */
 export interface ContextGuardOptions {

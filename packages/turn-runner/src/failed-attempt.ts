@@ -1,4 +1,5 @@
-import { FAILOVER_CUSTOM_TYPE, type FailoverDecision } from "./failover-policy.js";
+import { FAILOVER_CUSTOM_TYPE, type FailoverRecord } from "@arbor/session-store";
+import type { FailoverDecision } from "./failover-policy.js";
 import type { AttemptOutcome } from "./model-attempt.js";
 import type { RunContext } from "./run/run-context.js";
 import { type ModelTarget, targetRef } from "./target-pool.js";
@@ -35,7 +36,7 @@ export async function recordAttempt(run: RunContext, failed: FailedAttempt): Pro
     delayMs: decision.delayMs,
     next: next ? targetRef(next) : null,
     usage: usageRecord(outcome.usage, target.model.info.pricing),
-  });
+  } satisfies FailoverRecord);
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { ModelErrorEvent } from "@arbor/providers";
 import type { FailoverAction } from "./contracts/index.js";
 
-/** The `customType` of the entry recording a failed attempt and what failover did. */
-export const FAILOVER_CUSTOM_TYPE = "arbor.failover";
+export { FAILOVER_CUSTOM_TYPE } from "@arbor/session-store";
 
 /**
  * How a `model_error` is handled: `retry` (the server failed transiently: try again after a

@@ -1,7 +1,6 @@
 import type { FinalTurnReason } from "./contracts/index.js";
 
-/** The `customType` of the hidden message announcing the final turn to the model. */
-export const FINAL_TURN_CUSTOM_TYPE = "arbor.final-turn";
+export { FINAL_TURN_CUSTOM_TYPE } from "@arbor/session-store";
 
 export type { FinalTurnReason };
 

@@ -1,34 +1,22 @@
-import { isEntryOfType, type Session, type SessionEntry } from "@arbor/session-store";
-import { z } from "zod";
+import {
+  CONTEXT_SWITCH_CUSTOM_TYPE,
+  type ContextSwitchDetails,
+  readArborEntry,
+  type Session,
+  type SessionEntry,
+  SYSTEM_PROMPT_CUSTOM_TYPE,
+  type SystemPromptRecord,
+} from "@arbor/session-store";
 import { InvalidAgentOptionsError } from "./contracts/index.js";
 
-/**
- * The `customType` of the `custom` entry recording the system prompt runs used from that
- * point of the path on (stored once per change; never sent to the model; pi keeps it as
- * an extension's data).
- */
-export const SYSTEM_PROMPT_CUSTOM_TYPE = "arbor.system-prompt";
-
-/**
- * The `customType` of the `custom_message` recording a change of working directory
- * (CodeTether's context switch): shown to the user and sent to the model.
- */
-export const CONTEXT_SWITCH_CUSTOM_TYPE = "arbor.context-switch";
-
-/** The data of an `arbor.system-prompt` entry: the prompt's text (`""`: none). */
-export const systemPromptRecordSchema = z.object({ text: z.string() });
-/** The data of an `arbor.system-prompt` entry. */
-export type SystemPromptRecord = z.infer<typeof systemPromptRecordSchema>;
-
-/** The details of an `arbor.context-switch` message. */
-export const contextSwitchDetailsSchema = z.object({
-  /** The working directory from this point of the path on. */
-  directory: z.string().min(1),
-  /** The one before, when known. */
-  previousDirectory: z.string().optional(),
-});
-/** The details of an `arbor.context-switch` message. */
-export type ContextSwitchDetails = z.infer<typeof contextSwitchDetailsSchema>;
+export {
+  CONTEXT_SWITCH_CUSTOM_TYPE,
+  type ContextSwitchDetails,
+  contextSwitchDetailsSchema,
+  SYSTEM_PROMPT_CUSTOM_TYPE,
+  type SystemPromptRecord,
+  systemPromptRecordSchema,
+} from "@arbor/session-store";
 
 /** The newest entry on the path to `leafId` (default: the leaf) that `read` makes sense of. */
 function newestOnPath<T>(
@@ -55,13 +43,11 @@ export function recordedSystemPrompt(
   session: Pick<Session, "getBranch">,
   leafId?: string | null,
 ): string | undefined {
-  return newestOnPath(session, leafId, (entry) => {
-    if (!isEntryOfType(entry, "custom") || entry.customType !== SYSTEM_PROMPT_CUSTOM_TYPE) {
-      return undefined;
-    }
-    const parsed = systemPromptRecordSchema.safeParse(entry.data);
-    return parsed.success ? parsed.data.text : undefined;
-  });
+  return newestOnPath(
+    session,
+    leafId,
+    (entry) => readArborEntry(entry, SYSTEM_PROMPT_CUSTOM_TYPE)?.text,
+  );
 }
 
 /**
@@ -88,16 +74,11 @@ export function recordedWorkingDirectory(
   session: Pick<Session, "getBranch" | "getHeader">,
   leafId?: string | null,
 ): string | undefined {
-  const switched = newestOnPath(session, leafId, (entry) => {
-    if (
-      !isEntryOfType(entry, "custom_message") ||
-      entry.customType !== CONTEXT_SWITCH_CUSTOM_TYPE
-    ) {
-      return undefined;
-    }
-    const parsed = contextSwitchDetailsSchema.safeParse(entry.details);
-    return parsed.success ? parsed.data.directory : undefined;
-  });
+  const switched = newestOnPath(
+    session,
+    leafId,
+    (entry) => readArborEntry(entry, CONTEXT_SWITCH_CUSTOM_TYPE)?.directory,
+  );
   return switched ?? session.getHeader().cwd;
 }
 

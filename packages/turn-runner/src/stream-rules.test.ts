@@ -173,6 +173,7 @@ describe("AgentSession: rules that never interrupt", () => {
             content: "Use the logger.",
             scope: ["text", "tool"],
             interruptMode: "never",
+            contextMode: "discard",
           },
         ],
         contextMode: "keep",

@@ -1,14 +1,19 @@
-import type { AgentMessage, Session } from "@arbor/session-store";
-import { isEntryOfType } from "@arbor/session-store";
+import {
+  type AgentMessage,
+  ANSWER_FEEDBACK_CUSTOM_TYPE,
+  isEntryOfType,
+  readArborEntry,
+  type Session,
+  TTSR_INTERRUPT_CUSTOM_TYPE,
+  type TtsrInterruptDetails,
+} from "@arbor/session-store";
 import { type ResolvedTtsrRule, renderInterrupt, type TtsrManager } from "@arbor/ttsr";
-import { ANSWER_FEEDBACK_CUSTOM_TYPE } from "./answer-review.js";
 import { type AttemptOutcome, assistantMessage } from "./model-attempt.js";
 import type { RunState } from "./run-state.js";
 import type { ModelTarget } from "./target-pool.js";
 import { triggeredRule } from "./triggered-rule.js";
 
-/** The `customType` of the hidden message carrying a stream rule's reminder. */
-export const TTSR_INTERRUPT_CUSTOM_TYPE = "ttsr-interrupt";
+export { TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/session-store";
 
 /** What persisting a stream rule's reminder needs. */
 export interface RuleReminderContext {
@@ -35,13 +40,9 @@ export function restoreTtsr(ttsr: TtsrManager, session: Session): void {
     else if (isEntryOfType(entry, "message")) {
       const { message } = entry;
       if (message.role === "assistant" && message.stopReason !== "aborted") answers.push(entry.id);
-    } else if (
-      isEntryOfType(entry, "custom_message") &&
-      entry.customType === ANSWER_FEEDBACK_CUSTOM_TYPE
-    ) {
-      const rejectedEntryId = (entry.details as { rejectedEntryId?: unknown } | undefined)
-        ?.rejectedEntryId;
-      if (typeof rejectedEntryId === "string") rejected.add(rejectedEntryId);
+    } else {
+      const feedback = readArborEntry(entry, ANSWER_FEEDBACK_CUSTOM_TYPE);
+      if (feedback) rejected.add(feedback.rejectedEntryId);
     }
   }
   const turn = answers.filter((id) => !rejected.has(id)).length;
@@ -78,7 +79,7 @@ export async function persistInterrupt(
     TTSR_INTERRUPT_CUSTOM_TYPE,
     reminderText(context, rules),
     false,
-    { rules: names, partialEntryId },
+    { rules: names, partialEntryId } satisfies TtsrInterruptDetails,
   );
   await session.appendTtsrInjection(ttsr.markInjected(names));
   state.channel.push({
@@ -109,7 +110,7 @@ export async function injectQueuedRules(
     TTSR_INTERRUPT_CUSTOM_TYPE,
     reminderText(context, rules),
     false,
-    { rules: names, interrupted: false },
+    { rules: names, interrupted: false } satisfies TtsrInterruptDetails,
   );
   await context.session.appendTtsrInjection(context.ttsr.markInjected(names));
   state.channel.push({

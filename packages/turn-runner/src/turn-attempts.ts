@@ -1,3 +1,9 @@
+import {
+  CONTEXT_GUARD_CUSTOM_TYPE,
+  type ContextGuardRecord,
+  FINAL_TURN_CUSTOM_TYPE,
+  type FinalTurnDetails,
+} from "@arbor/session-store";
 import { finalTurnToolNames } from "./agent-tool.js";
 import { type AnswerReview, reviewAnswer } from "./answer-review.js";
 import { attemptOutcome } from "./attempt-span.js";
@@ -10,13 +16,8 @@ import {
   type RetryPolicy,
 } from "./attempts/retry-directive.js";
 import { compactionEvent } from "./compaction/agent-compaction.js";
-import { CONTEXT_GUARD_CUSTOM_TYPE } from "./context-guard.js";
 import { FINAL_META_TOOL_NAME } from "./final-meta.js";
-import {
-  FINAL_TURN_CUSTOM_TYPE,
-  type FinalTurnReason,
-  finalTurnInstruction,
-} from "./final-turn.js";
+import { type FinalTurnReason, finalTurnInstruction } from "./final-turn.js";
 import { type AttemptOutcome, assistantMessage, streamAttempt } from "./model-attempt.js";
 import { modelRequest, promptEstimate } from "./model-request.js";
 import { accountCall } from "./run/run-accounting.js";
@@ -285,7 +286,7 @@ async function guardContext(
     limit: verdict.limit,
     from: targetRef(target),
     to: targetRef(next),
-  });
+  } satisfies ContextGuardRecord);
   state.channel.push({
     type: "context_guard",
     turnIndex,
@@ -347,7 +348,7 @@ async function announceFinalTurn(
       finalTurnToolNames(run.tools.values()),
     ),
     false,
-    { reason },
+    { reason } satisfies FinalTurnDetails,
   );
   state.channel.push({ type: "final_turn", turnIndex, reason });
 }

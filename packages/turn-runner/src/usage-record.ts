@@ -4,10 +4,10 @@ import { costOf, type ModelPricing, type Usage } from "@arbor/providers";
  * Usage as Arbor stores it on an answer, in pi's shape: the token counts, their total, and
  * their cost in US dollars at the serving model's catalogue prices.
  */
-export interface UsageRecord extends Usage {
+export type UsageRecord = Usage & {
   totalTokens: number;
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
+};
 
 /** The stored form of one attempt's usage, priced with the model that served it. */
 export function usageRecord(usage: Usage, pricing: ModelPricing): UsageRecord {

@@ -1,16 +1,15 @@
-import { isEntryOfType, type Session } from "@arbor/session-store";
-import { z } from "zod";
+import {
+  AGENT_FILE_CUSTOM_TYPE,
+  type AgentFileEntry,
+  readArborEntry,
+  type Session,
+} from "@arbor/session-store";
 
-/**
- * The custom entry the interactive app stores in a session it runs on an agent file, so
- * `arbor -c` / `-r` / `-s` resume it on the same agent tree.
- */
-export const AGENT_FILE_CUSTOM_TYPE = "arbor.cli.agent-file";
-
-/** The data of an {@link AGENT_FILE_CUSTOM_TYPE} entry: the agent file's absolute path. */
-export const agentFileEntrySchema = z.object({ file: z.string().min(1) });
-/** The data of an {@link AGENT_FILE_CUSTOM_TYPE} entry. */
-export type AgentFileEntry = z.infer<typeof agentFileEntrySchema>;
+export {
+  AGENT_FILE_CUSTOM_TYPE,
+  type AgentFileEntry,
+  agentFileEntrySchema,
+} from "@arbor/session-store";
 
 /**
  * The agent file a session was last run on (its newest valid {@link AGENT_FILE_CUSTOM_TYPE}
@@ -19,11 +18,8 @@ export type AgentFileEntry = z.infer<typeof agentFileEntrySchema>;
 export function rememberedAgentFile(session: Session): string | undefined {
   const entries = session.getEntries();
   for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    if (!entry || !isEntryOfType(entry, "custom") || entry.customType !== AGENT_FILE_CUSTOM_TYPE)
-      continue;
-    const parsed = agentFileEntrySchema.safeParse(entry.data);
-    if (parsed.success) return parsed.data.file;
+    const file = readArborEntry(entries[index], AGENT_FILE_CUSTOM_TYPE)?.file;
+    if (file !== undefined) return file;
   }
   return undefined;
 }

@@ -1,10 +1,14 @@
 import type { ChildOutcome, ChildRole } from "@arbor/orchestration";
 
-/** A child run as one line describes it. */
+/**
+ * A child run as one line describes it. `role` and `outcome` are the words stored or
+ * streamed: one of {@link ChildRole} and {@link ChildOutcome}, or a word a newer writer
+ * added, shown as written.
+ */
 export interface ChildRunSummary {
-  role: ChildRole;
+  role: string;
   agentPath: string;
-  outcome: ChildOutcome;
+  outcome: string;
   message?: string | undefined;
   tokens?: number | undefined;
   cost?: number | undefined;
@@ -26,16 +30,20 @@ const OUTCOME_TEXT: Record<ChildOutcome, string> = {
   interrupted: "✗ interrupted",
 };
 
+/** The text of a known word; an own property only, so `constructor` is no known role. */
+function textOf<K extends string, T>(texts: Record<K, T>, word: string): T | undefined {
+  return Object.hasOwn(texts, word) ? texts[word as K] : undefined;
+}
+
 /**
  * One line for a child run, as the transcript, `/tree` and `arbor sessions show` print it:
  * `⚙ sub-agent front-desk:tech:log-reader ✓ succeeded · 52 tokens · $0.0001`. The text
  * is not made terminal-safe here: callers print it through `terminalSafe`.
  */
 export function childRunText(child: ChildRunSummary): string {
-  const role = ROLE_TEXT[child.role] ?? { mark: "•", text: String(child.role) };
-  const parts = [
-    `${role.mark} ${role.text} ${child.agentPath} ${OUTCOME_TEXT[child.outcome] ?? child.outcome}`,
-  ];
+  const role = textOf(ROLE_TEXT, child.role) ?? { mark: "•", text: child.role };
+  const outcome = textOf(OUTCOME_TEXT, child.outcome) ?? child.outcome;
+  const parts = [`${role.mark} ${role.text} ${child.agentPath} ${outcome}`];
   if (child.tokens !== undefined && child.outcome !== "running")
     parts.push(`${child.tokens} tokens`);
   if (child.cost !== undefined && child.cost > 0) parts.push(`$${child.cost.toFixed(4)}`);

@@ -1,5 +1,9 @@
-import { ANCESTRY_CUSTOM_TYPE } from "@arbor/orchestration";
-import { isEntryOfType, openSessionFile, type SessionInfo } from "@arbor/session-store";
+import {
+  ANCESTRY_CUSTOM_TYPE,
+  isArborEntry,
+  openSessionFile,
+  type SessionInfo,
+} from "@arbor/session-store";
 
 /**
  * Whether a listed session is a child run of an agent file (an advisor's, destination's,
@@ -12,9 +16,7 @@ export async function isChildSession(info: SessionInfo): Promise<boolean> {
   const session = await openSessionFile(info.path, { readOnly: true }).catch(() => undefined);
   if (!session) return false;
   try {
-    return session
-      .getEntries()
-      .some((entry) => isEntryOfType(entry, "custom") && entry.customType === ANCESTRY_CUSTOM_TYPE);
+    return session.getEntries().some((entry) => isArborEntry(entry, ANCESTRY_CUSTOM_TYPE));
   } finally {
     await session.close();
   }

@@ -1,4 +1,17 @@
+import { allowRuleSchema } from "@arbor/session-store";
 import { z } from "zod";
+
+/*
+ * A remembered rule and the session's approval entries are declared once, in
+ * `@arbor/session-store`: a rule the user chose "always" for is stored in both places.
+ */
+export {
+  type AllowRule,
+  APPROVAL_CUSTOM_TYPE as APPROVAL_ENTRY_TYPE,
+  type ApprovalRecord,
+  allowRuleSchema,
+  approvalRecordSchema,
+} from "@arbor/session-store";
 
 /**
  * How much the model may do without asking: `ask` (default; writes and commands need a
@@ -7,19 +20,6 @@ import { z } from "zod";
 export const approvalModeSchema = z.enum(["ask", "auto-edit", "yolo"]);
 /** An approval mode. */
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
-
-/**
- * A remembered permission: every call of `tool`, or (for `bash`) one exact `command`, or
- * a command starting with `commandPrefix` followed by a space (never one that chains or
- * redirects with `;`, `&`, `|`, `>`, `<`, backticks or `$(`).
- */
-export const allowRuleSchema = z.object({
-  tool: z.string().min(1),
-  command: z.string().min(1).optional(),
-  commandPrefix: z.string().min(1).optional(),
-});
-/** A remembered permission. */
-export type AllowRule = z.infer<typeof allowRuleSchema>;
 
 /** `approvals.json`: allow rules per project, keyed by the project's real path. */
 export const approvalFileSchema = z.object({
@@ -33,22 +33,3 @@ export type ApprovalFile = z.infer<typeof approvalFileSchema>;
 export const approvalAnswerSchema = z.enum(["yes", "no", "always"]);
 /** What the user answered. */
 export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
-
-/** The `custom` entry type every approval decision is stored as in the session. */
-export const APPROVAL_ENTRY_TYPE = "arbor.approval";
-
-/** The data of an {@link APPROVAL_ENTRY_TYPE} entry. */
-export const approvalRecordSchema = z.object({
-  tool: z.string(),
-  toolCallId: z.string(),
-  /** What was asked about, as shown: the command, or the path. */
-  subject: z.string(),
-  mode: approvalModeSchema,
-  decision: z.enum(["allowed", "denied"]),
-  /** Who decided: the mode, a remembered rule, the user, or no terminal to ask on. */
-  by: z.enum(["mode", "rule", "user", "no_terminal"]),
-  /** Set when the user chose "always": the rule remembered. */
-  remembered: allowRuleSchema.optional(),
-});
-/** The data of an approval entry. */
-export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;

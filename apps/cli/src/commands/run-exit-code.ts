@@ -1,4 +1,5 @@
-import { type AgentResult, FAILOVER_CUSTOM_TYPE } from "@arbor/turn-runner";
+import { FAILOVER_CUSTOM_TYPE, failoverRecordSchema, isArborEntry } from "@arbor/session-store";
+import type { AgentResult } from "@arbor/turn-runner";
 
 /**
  * The exit codes of `arbor run`, one per kind of ending a script may want to tell apart.
@@ -52,6 +53,9 @@ export function runExitCode(
   }
 }
 
+/** The part of a failover record the exit code needs. */
+const failoverKindSchema = failoverRecordSchema.pick({ kind: true });
+
 /** The entries of a session this module reads: custom entries with their data. */
 interface EntryLike {
   type: string;
@@ -66,9 +70,10 @@ interface EntryLike {
 export function lastFailoverKind(branch: readonly EntryLike[]): string | undefined {
   for (let index = branch.length - 1; index >= 0; index--) {
     const entry = branch[index];
-    if (entry?.type !== "custom" || entry.customType !== FAILOVER_CUSTOM_TYPE) continue;
-    const kind = (entry.data as { kind?: unknown } | undefined)?.kind;
-    return typeof kind === "string" ? kind : undefined;
+    if (!isArborEntry(entry, FAILOVER_CUSTOM_TYPE)) continue;
+    // Only the kind matters here: read it alone, so a record with a damaged usage still says it.
+    const read = failoverKindSchema.safeParse(entry?.data);
+    return read.success ? read.data.kind : undefined;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { childSessionEntrySchema } from "@arbor/orchestration";
+import { childSessionEntrySchema } from "@arbor/session-store";
 import type { TranscriptItem } from "./transcript-item.js";
 
 type ChildItem = Extract<TranscriptItem, { kind: "child" }>;

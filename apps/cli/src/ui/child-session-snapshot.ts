@@ -1,5 +1,10 @@
-import { ANCESTRY_CUSTOM_TYPE, ancestryEntrySchema } from "@arbor/orchestration";
-import { isEntryOfType, type Session, SessionNotFoundError } from "@arbor/session-store";
+import {
+  ANCESTRY_CUSTOM_TYPE,
+  isArborEntry,
+  readArborEntry,
+  type Session,
+  SessionNotFoundError,
+} from "@arbor/session-store";
 import { type TranscriptItem, transcriptFromSession } from "./transcript.js";
 
 /** A child session as `/tree` shows it, read once and closed again. */
@@ -35,18 +40,14 @@ export async function readChildSession(
     return { status: "unavailable", sessionId, reason };
   }
   try {
-    const ancestry = session
-      .getEntries()
-      .find((entry) => isEntryOfType(entry, "custom") && entry.customType === ANCESTRY_CUSTOM_TYPE);
-    const parsed = ancestryEntrySchema.safeParse(
-      ancestry && isEntryOfType(ancestry, "custom") ? ancestry.data : undefined,
-    );
+    const first = session.getEntries().find((entry) => isArborEntry(entry, ANCESTRY_CUSTOM_TYPE));
+    const ancestry = readArborEntry(first, ANCESTRY_CUSTOM_TYPE);
     return {
       status: "open",
       sessionId,
       location: session.location,
-      agentPath: parsed.success ? parsed.data.agentPath : undefined,
-      role: parsed.success ? parsed.data.role : undefined,
+      agentPath: ancestry?.agentPath,
+      role: ancestry?.role,
       items: transcriptFromSession(session),
     };
   } finally {

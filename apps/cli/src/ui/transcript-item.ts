@@ -32,9 +32,11 @@ export type TranscriptItem =
       kind: "child";
       id: string;
       childSessionId: string;
-      role: ChildRole;
+      /** One of {@link ChildRole}, or a word a newer writer added. */
+      role: string;
       agentPath: string;
-      outcome: ChildOutcome;
+      /** One of {@link ChildOutcome}, or a word a newer writer added. */
+      outcome: string;
       /** Why it failed, was aborted or interrupted. */
       message?: string;
       /** Tokens in and out of the child's own run, once it ended. */

@@ -1,6 +1,13 @@
-import { CHILD_SESSION_CUSTOM_TYPE } from "@arbor/orchestration";
-import { type ContentBlock, isEntryOfType, messageText, type Session } from "@arbor/session-store";
-import { TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/turn-runner";
+import {
+  CHILD_SESSION_CUSTOM_TYPE,
+  type ContentBlock,
+  isArborEntry,
+  isEntryOfType,
+  messageText,
+  readArborEntry,
+  type Session,
+  TTSR_INTERRUPT_CUSTOM_TYPE,
+} from "@arbor/session-store";
 import { childUpdateOfEntry, withChildUpdate } from "./child-items.js";
 import { customMessageItem } from "./custom-message-items.js";
 import type { ToolCallView, TranscriptItem } from "./transcript-item.js";
@@ -64,24 +71,18 @@ export function transcriptFromSession(session: Session): TranscriptItem[] {
         text: `Compacted: ${entry.tokensBefore} tokens of earlier conversation are now a summary.`,
         tone: "info",
       });
-    } else if (
-      isEntryOfType(entry, "custom_message") &&
-      entry.customType === TTSR_INTERRUPT_CUSTOM_TYPE
-    ) {
-      const details = (entry.details ?? {}) as { rules?: unknown; partialEntryId?: unknown };
-      const partial = items.findIndex((item) => item.id === details.partialEntryId);
-      if (partial >= 0) items.splice(partial, 1);
-      items.push(
-        ruleNotice(
-          entry.id,
-          Array.isArray(details.rules) ? details.rules.map(String) : [],
-          partial >= 0,
-        ),
+    } else if (isArborEntry(entry, TTSR_INTERRUPT_CUSTOM_TYPE)) {
+      // A damaged reminder still shows that a rule fired, without names.
+      const details = readArborEntry(entry, TTSR_INTERRUPT_CUSTOM_TYPE);
+      const partial = items.findIndex(
+        (item) => details?.partialEntryId !== undefined && item.id === details.partialEntryId,
       );
+      if (partial >= 0) items.splice(partial, 1);
+      items.push(ruleNotice(entry.id, details?.rules ?? [], partial >= 0));
     } else if (isEntryOfType(entry, "custom_message")) {
       const item = customMessageItem(entry);
       if (item) items.push(item);
-    } else if (isEntryOfType(entry, "custom") && entry.customType === CHILD_SESSION_CUSTOM_TYPE) {
+    } else if (isEntryOfType(entry, "custom") && isArborEntry(entry, CHILD_SESSION_CUSTOM_TYPE)) {
       // A child run of an agent file: one row per child session, its latest outcome.
       const update = childUpdateOfEntry(entry.id, entry.data);
       if (update) items = [...withChildUpdate(items, update)];

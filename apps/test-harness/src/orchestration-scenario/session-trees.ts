@@ -2,8 +2,11 @@ import {
   ANCESTRY_CUSTOM_TYPE,
   CHILD_SESSION_CUSTOM_TYPE,
   type ChildSessionEntry,
-} from "@arbor/orchestration";
-import { isEntryOfType, type Session, type SessionStore } from "@arbor/session-store";
+  isArborEntry,
+  readArborEntry,
+  type Session,
+  type SessionStore,
+} from "@arbor/session-store";
 import { summarizeTree, type TreeSummary } from "../agent-scenario/tree-summary.js";
 
 /** One session of an orchestration, as reopened from the store. */
@@ -15,12 +18,14 @@ export interface ObservedSession {
   children: string[];
 }
 
-function customData(session: Session, type: string): unknown[] {
-  return session
-    .getEntries()
-    .flatMap((entry) =>
-      isEntryOfType(entry, "custom") && entry.customType === type ? [entry.data] : [],
-    );
+/** The child entries of a session, read through their schema; a malformed one is a failure. */
+function childEntries(session: Session, key: string, failures: string[]): ChildSessionEntry[] {
+  return session.getEntries().flatMap((entry) => {
+    if (!isArborEntry(entry, CHILD_SESSION_CUSTOM_TYPE)) return [];
+    const child = readArborEntry(entry, CHILD_SESSION_CUSTOM_TYPE);
+    if (!child) failures.push(`${key}: child entry ${entry.id} does not match its schema`);
+    return child ? [child] : [];
+  });
 }
 
 /**
@@ -50,7 +55,7 @@ export async function collectSessions(
       let key = next.path;
       for (let n = 2; found.has(key); n++) key = `${next.path}#${n}`;
       if (next.parent) checkChild(session, next.parent, rootId, next.path, failures);
-      const entries = customData(session, CHILD_SESSION_CUSTOM_TYPE) as ChildSessionEntry[];
+      const entries = childEntries(session, key, failures);
       const last = new Map<string, ChildSessionEntry>();
       for (const entry of entries) {
         if (!last.has(entry.childSessionId)) {
@@ -91,9 +96,12 @@ function checkChild(
 ): void {
   if (session.getHeader().parentSession !== parent.location)
     failures.push(`${path}: the header's parentSession is not the parent's location`);
-  const [ancestry] = customData(session, ANCESTRY_CUSTOM_TYPE) as Array<Record<string, unknown>>;
-  const first = session.getEntries()[0];
-  if (!first || !isEntryOfType(first, "custom") || first.customType !== ANCESTRY_CUSTOM_TYPE)
+  const entries = session.getEntries();
+  const ancestry = readArborEntry(
+    entries.find((entry) => isArborEntry(entry, ANCESTRY_CUSTOM_TYPE)),
+    ANCESTRY_CUSTOM_TYPE,
+  );
+  if (!isArborEntry(entries[0], ANCESTRY_CUSTOM_TYPE))
     failures.push(`${path}: the first entry is not the ancestry record`);
   if (
     ancestry?.originId !== rootId ||

@@ -58,10 +58,10 @@ const REFERENCE_FIELDS = ["targetId", "firstKeptEntryId", "fromId"] as const;
 function tokensOf(record: ChildRecord): number | undefined {
   const usage = record.usage;
   if (!usage) return undefined;
-  if (usage.totalTokens !== undefined) return usage.totalTokens;
-  return (
-    (usage.input ?? 0) + (usage.output ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0)
-  );
+  // A total written beside the counts (pi's usage shape) wins over their sum.
+  const { totalTokens } = usage;
+  if (typeof totalTokens === "number" && Number.isFinite(totalTokens)) return totalTokens;
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
 function cardOf(record: ChildRecord): ChildCard {
