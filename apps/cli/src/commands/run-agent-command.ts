@@ -1,5 +1,5 @@
 import { type OrchestrationEvent, type OrchestrationResult, runAgent } from "@arbor/orchestration";
-import { workspaceTools } from "../agent/workspace-tools.js";
+import { workspaceTools } from "@arbor/workspace";
 import { loadCliAgentTree, rememberAgentFile } from "../agent-tree/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
@@ -61,7 +61,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
     cwd: io.cwd,
     ...(choice.sessionId !== undefined ? { sessionId: choice.sessionId } : {}),
     models: cliModels(selection.provider, () => thinking),
-    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
+    tools: workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
     rules: rules.rules,
     agentOptions: cliAgentOptions(selection.config),
   });
