@@ -1,3 +1,4 @@
+export * from "./checkpoints/index.js";
 export * from "./operations/index.js";
 export * from "./tools/index.js";
 export {

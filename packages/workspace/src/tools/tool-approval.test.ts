@@ -26,9 +26,9 @@ describe("the approval hook", () => {
     });
     const write = tools.find((tool) => tool.name === "write");
     const ls = tools.find((tool) => tool.name === "ls");
-    await expect(
-      write?.execute({ path: "a.txt", content: "hi" }, context()),
-    ).rejects.toThrow("declined");
+    await expect(write?.execute({ path: "a.txt", content: "hi" }, context())).rejects.toThrow(
+      "declined",
+    );
     await expect(readFile(join(project, "a.txt"))).rejects.toThrow("ENOENT");
     expect(typeof (await ls?.execute({ path: ".", depth: 1 }, context()))).toBe("string");
     expect(asked).toEqual([

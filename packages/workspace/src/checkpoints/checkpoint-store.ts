@@ -1,0 +1,394 @@
+import { createHash } from "node:crypto";
+import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CheckpointError } from "./checkpoint-error.js";
+import {
+  type FileChange,
+  type RestoreResult,
+  type SkippedFile,
+  type SnapshotResult,
+  snapshotIdSchema,
+} from "./checkpoint-schema.js";
+import { applyRestore, type PlannedWrite, type RestorePlan } from "./restore-files.js";
+import { gitFailure, nulFields, ShadowGit } from "./shadow-git.js";
+
+/** Options of {@link openCheckpointStore}. */
+export interface CheckpointStoreOptions {
+  /** The folder whose files are checkpointed. */
+  workspace: string;
+  /** The folder the stores live in (one store per workspace below it), e.g. Arbor's home. */
+  home: string;
+  /** Files larger than this many bytes are left out of snapshots and named. Default 10 MiB. */
+  maxFileBytes?: number;
+  /** How git is found: the program (default `git`) and the `PATH` to look it up on. */
+  git?: { binary?: string; path?: string };
+}
+
+/** A workspace's checkpoints: snapshots of its files, their differences, and restores. */
+export interface CheckpointStore {
+  readonly available: true;
+  /** The workspace's real path. */
+  readonly workspace: string;
+  /** The store's own folder (its git directory, index and empty home). */
+  readonly storeDir: string;
+  /**
+   * Captures the workspace as it is now (what `.gitignore` ignores left out, files over the
+   * size limit left out and named) and returns the snapshot's id with the paths changed
+   * since the previous snapshot of this store. An unchanged workspace gives the previous id.
+   */
+  snapshot(): Promise<SnapshotResult>;
+  /** How the files differ from one snapshot to another. */
+  diff(fromId: string, toId: string): Promise<FileChange[]>;
+  /**
+   * Brings the workspace's files to a snapshot: snapshots the current state first (its id
+   * is `undoId`, restoring it undoes this), then writes only the files that differ and
+   * deletes files the target lacks that a snapshot knows. Ignored, too-large and unknown
+   * files are never deleted or overwritten; they are reported as `kept`. With `dryRun`
+   * nothing is changed or recorded and the result says what would be.
+   *
+   * @throws CheckpointError `unknown_snapshot`, `restore_failed` (the workspace is put back
+   * as it was before the restore, and the message says so) or `busy`
+   */
+  restore(id: string, options?: { dryRun?: boolean }): Promise<RestoreResult>;
+}
+
+/** What {@link openCheckpointStore} returns when checkpoints cannot work here. */
+export interface UnavailableCheckpointStore {
+  readonly available: false;
+  /** One sentence for the user: why checkpoints are off and how to turn them on. */
+  readonly reason: string;
+  readonly error: CheckpointError;
+}
+
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const LATEST = "refs/arbor/latest";
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/**
+ * Opens (creating on first use) the checkpoint store of a workspace: a git object store of
+ * its own under `home`, with its own index, that never reads or touches the workspace's
+ * `.git`, the user's git config, identity, hooks or stash. Works the same whether the
+ * workspace is a git repository or not. When git cannot be run the result is
+ * `{ available: false, reason }` and nothing else is affected.
+ *
+ * @example
+ * ```ts
+ * const store = await openCheckpointStore({ workspace: process.cwd(), home: "/home/me/.arbor/checkpoints" });
+ * if (store.available) {
+ *   const { id, changed } = await store.snapshot();
+ *   await store.restore(id, { dryRun: true });
+ * }
+ * ```
+ * @throws CheckpointError `workspace_missing` when the workspace is not a folder
+ */
+export async function openCheckpointStore(
+  options: CheckpointStoreOptions,
+): Promise<CheckpointStore | UnavailableCheckpointStore> {
+  const workspace = await realpath(options.workspace).catch(() => undefined);
+  if (workspace === undefined || !(await stat(workspace)).isDirectory()) {
+    throw new CheckpointError(
+      "workspace_missing",
+      `The workspace ${JSON.stringify(options.workspace)} is not a folder; checkpoints need an existing folder.`,
+    );
+  }
+  const key = createHash("sha256").update(workspace).digest("hex").slice(0, 24);
+  const storeDir = join(options.home, key);
+  const git = new ShadowGit({
+    gitBinary: options.git?.binary ?? "git",
+    path: options.git?.path ?? "/usr/local/bin:/usr/bin:/bin",
+    gitDir: join(storeDir, "git"),
+    indexFile: join(storeDir, "index"),
+    workTree: workspace,
+    emptyHome: join(storeDir, "empty-home"),
+    hooksDir: join(storeDir, "no-hooks"),
+  });
+  try {
+    await initStore(git, storeDir, workspace);
+  } catch (error) {
+    if (CheckpointError.isInstance(error) && error.code === "git_unavailable") {
+      return { available: false, reason: error.message, error };
+    }
+    throw error;
+  }
+  return new ShadowCheckpointStore(
+    git,
+    workspace,
+    storeDir,
+    options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+  );
+}
+
+/** Creates the store's folders and git directory once. */
+async function initStore(git: ShadowGit, storeDir: string, workspace: string): Promise<void> {
+  await mkdir(join(storeDir, "empty-home"), { recursive: true });
+  await mkdir(join(storeDir, "no-hooks"), { recursive: true });
+  const exists = await lstat(join(storeDir, "git", "HEAD")).then(
+    () => true,
+    () => false,
+  );
+  if (exists) {
+    await git.ok(["--version"]);
+    return;
+  }
+  // --template= copies no sample hooks; the git directory holds objects and one ref.
+  await git.ok(["init", "--quiet", "--template=", join(storeDir, "git")]);
+  await mkdir(join(storeDir, "git", "info"), { recursive: true });
+  // Above every .gitattributes of the workspace: bytes are stored as they are, no filter
+  // (LFS or other) and no line-ending conversion ever runs.
+  await writeFile(
+    join(storeDir, "git", "info", "attributes"),
+    "* -text !eol !filter !ident !working-tree-encoding\n",
+  );
+  await writeFile(join(storeDir, "workspace"), `${workspace}\n`);
+}
+
+/** A checkpoint store over a shadow git directory. */
+class ShadowCheckpointStore implements CheckpointStore {
+  readonly available = true;
+  /** One operation at a time: they share the index. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly git: ShadowGit,
+    readonly workspace: string,
+    readonly storeDir: string,
+    readonly maxFileBytes: number,
+  ) {}
+
+  snapshot(): Promise<SnapshotResult> {
+    return this.#serial(() => this.#snapshot());
+  }
+
+  diff(fromId: string, toId: string): Promise<FileChange[]> {
+    return this.#serial(async () => {
+      const raw = await this.git.ok([
+        "diff-tree",
+        "-r",
+        "-z",
+        "--raw",
+        "--no-renames",
+        await this.#treeOf(fromId),
+        await this.#treeOf(toId),
+      ]);
+      return rawChanges(raw).map(({ path, status }) => ({ path, status: STATUS[status] }));
+    });
+  }
+
+  restore(id: string, options: { dryRun?: boolean } = {}): Promise<RestoreResult> {
+    return this.#serial(() => this.#restore(id, options.dryRun ?? false));
+  }
+
+  #serial<T>(run: () => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(run);
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #snapshot(): Promise<SnapshotResult> {
+    const latest = await this.#latest();
+    const { tree, skipped } = await this.#capture();
+    if (latest !== undefined && latest.tree === tree) {
+      return { id: latest.id, previousId: latest.id, changed: [], skipped };
+    }
+    const changed = nulFields(
+      await this.git.ok([
+        "diff-tree",
+        "-r",
+        "-z",
+        "--name-only",
+        "--no-renames",
+        latest?.tree ?? EMPTY_TREE,
+        tree,
+      ]),
+    );
+    const message = JSON.stringify({ skipped });
+    const id = await this.git.text([
+      "commit-tree",
+      tree,
+      ...(latest ? ["-p", latest.id] : []),
+      "-m",
+      message,
+    ]);
+    await this.git.ok(["update-ref", LATEST, id, ...(latest ? [latest.id] : [])]);
+    return { id, ...(latest ? { previousId: latest.id } : {}), changed, skipped };
+  }
+
+  /** The tree of the workspace as it is now, written to the store without a commit. */
+  async #capture(): Promise<{ tree: string; skipped: SkippedFile[] }> {
+    const skipped: SkippedFile[] = [];
+    // New and changed files are the only ones whose size can have crossed the limit.
+    const candidates = new Set(
+      nulFields(await this.git.ok(["ls-files", "-z", "-o", "-m", "--exclude-standard"])),
+    );
+    for (const path of candidates) {
+      const info = await lstat(join(this.workspace, path)).catch(() => undefined);
+      if (info?.isFile() && info.size > this.maxFileBytes) {
+        skipped.push({ path, reason: "too_large", bytes: info.size });
+      }
+    }
+    const addArgs = ["add", "-A", "--ignore-errors"];
+    if (skipped.length > 0) {
+      const spec = skipped.map(({ path }) => `:(top,literal)${path}\0`).join("");
+      // A file that grew past the limit leaves the index, so no snapshot claims an old copy.
+      await this.git.ok(
+        [
+          "rm",
+          "--cached",
+          "-q",
+          "--ignore-unmatch",
+          "--pathspec-from-file=-",
+          "--pathspec-file-nul",
+        ],
+        spec,
+      );
+      addArgs.push("--pathspec-from-file=-", "--pathspec-file-nul");
+    }
+    const excludes = skipped.map(({ path }) => `:(top,exclude,literal)${path}\0`).join("");
+    const added = await this.git.run(addArgs, skipped.length > 0 ? `:/\0${excludes}` : undefined);
+    if (added.exitCode !== 0) {
+      const unreadable = [...added.stderr.matchAll(/^error: open\("(.*)"\): /gm)].map(
+        (m) => m[1] ?? "",
+      );
+      if (unreadable.length === 0) throw gitFailure(addArgs, added.stderr);
+      for (const path of unreadable) skipped.push({ path, reason: "unreadable" });
+    }
+    const tree = await this.git.text(["write-tree"]);
+    skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return { tree, skipped };
+  }
+
+  async #restore(id: string, dryRun: boolean): Promise<RestoreResult> {
+    const targetTree = await this.#treeOf(id);
+    let undoId: string | undefined;
+    let currentTree: string;
+    if (dryRun) {
+      currentTree = (await this.#capture()).tree;
+    } else {
+      undoId = (await this.#snapshot()).id;
+      currentTree = await this.#treeOf(undoId);
+    }
+    const plan = await this.#plan(currentTree, targetTree);
+    const readBlobs = (shas: readonly string[]) => this.#readBlobs(shas);
+    try {
+      const applied = await applyRestore(this.workspace, plan, { dryRun, readBlobs });
+      return { targetId: id, dryRun, ...(undoId ? { undoId } : {}), ...applied };
+    } catch (error) {
+      if (undoId === undefined || !CheckpointError.isInstance(error)) throw error;
+      // Put back what was there: the files written so far go back to the undo snapshot.
+      const back = await this.#plan((await this.#capture()).tree, currentTree);
+      const rolledBack = await applyRestore(this.workspace, back, {
+        dryRun: false,
+        readBlobs,
+      }).then(
+        () => true,
+        () => false,
+      );
+      throw new CheckpointError(
+        error.code,
+        `${error.message} ${
+          rolledBack
+            ? "The restore was stopped and the workspace put back as it was."
+            : `The restore was stopped; putting the workspace back failed too, and its state before the restore is snapshot ${undoId}.`
+        }`,
+        { ...(error.path ? { path: error.path } : {}), cause: error },
+      );
+    }
+  }
+
+  /** The deletes and writes that turn `fromTree` into `toTree`; submodule links are left alone. */
+  async #plan(fromTree: string, toTree: string): Promise<RestorePlan> {
+    const raw = await this.git.ok([
+      "diff-tree",
+      "-r",
+      "-z",
+      "--raw",
+      "--no-renames",
+      fromTree,
+      toTree,
+    ]);
+    const plan: RestorePlan = { deletes: [], writes: [] };
+    for (const change of rawChanges(raw)) {
+      const fromFile = change.fromMode !== "000000" && change.fromMode !== "160000";
+      const toFile = change.toMode !== "000000" && change.toMode !== "160000";
+      if (fromFile && !toFile) plan.deletes.push(change.path);
+      if (toFile) {
+        const write: PlannedWrite = {
+          path: change.path,
+          mode: change.toMode,
+          sha: change.toSha,
+          added: !fromFile,
+        };
+        plan.writes.push(write);
+      }
+    }
+    return plan;
+  }
+
+  /** The contents of many blobs, read through one `git cat-file --batch`. */
+  async #readBlobs(shas: readonly string[]): Promise<Map<string, Buffer>> {
+    const blobs = new Map<string, Buffer>();
+    if (shas.length === 0) return blobs;
+    const out = await this.git.ok(["cat-file", "--batch"], `${shas.join("\n")}\n`);
+    let at = 0;
+    for (const sha of shas) {
+      const end = out.indexOf(10, at);
+      const header = out.subarray(at, end).toString("latin1").split(" ");
+      const size = Number(header[2]);
+      if (header[1] !== "blob" || !Number.isInteger(size)) {
+        throw new CheckpointError("git_failed", `The checkpoint store has no blob ${sha}.`);
+      }
+      blobs.set(sha, out.subarray(end + 1, end + 1 + size));
+      at = end + 1 + size + 1;
+    }
+    return blobs;
+  }
+
+  /** The latest snapshot of this store and its tree, if any. */
+  async #latest(): Promise<{ id: string; tree: string } | undefined> {
+    const result = await this.git.run(["rev-parse", LATEST, `${LATEST}^{tree}`]);
+    if (result.exitCode !== 0) return undefined;
+    const [id, tree] = result.stdout.toString("utf8").trim().split("\n");
+    return id && tree ? { id, tree } : undefined;
+  }
+
+  /** The tree of a snapshot id, checked to be a snapshot of this store. */
+  async #treeOf(id: string): Promise<string> {
+    const unknown = new CheckpointError(
+      "unknown_snapshot",
+      `${JSON.stringify(id)} is not a snapshot of this workspace's checkpoint store.`,
+    );
+    if (!snapshotIdSchema.safeParse(id).success) throw unknown;
+    const result = await this.git.run(["rev-parse", "-q", "--verify", `${id}^{commit}^{tree}`]);
+    if (result.exitCode !== 0) throw unknown;
+    return result.stdout.toString("utf8").trim();
+  }
+}
+
+const STATUS = {
+  A: "added",
+  M: "modified",
+  D: "deleted",
+  T: "type_changed",
+} as const satisfies Record<string, FileChange["status"]>;
+
+interface RawChange {
+  fromMode: string;
+  toMode: string;
+  toSha: string;
+  status: keyof typeof STATUS;
+  path: string;
+}
+
+/** Parses `git diff-tree -r -z --raw --no-renames` output. */
+function rawChanges(raw: Buffer): RawChange[] {
+  const fields = nulFields(raw);
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [fromMode = "", toMode = "", , toSha = "", letter = ""] = (fields[i] ?? "")
+      .slice(1)
+      .split(" ");
+    const status = (letter in STATUS ? letter : "M") as keyof typeof STATUS;
+    changes.push({ fromMode, toMode, toSha, status, path: fields[i + 1] ?? "" });
+  }
+  return changes;
+}
