@@ -1,16 +1,16 @@
-import { createHash } from "node:crypto";
-import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import { lstat, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type CapturedTree, captureTree } from "./capture-tree.js";
 import { CheckpointError } from "./checkpoint-error.js";
 import {
   type FileChange,
   type RestoreResult,
-  type SkippedFile,
   type SnapshotResult,
   snapshotIdSchema,
 } from "./checkpoint-schema.js";
 import { applyRestore, type PlannedWrite, type RestorePlan } from "./restore-files.js";
-import { gitFailure, nulFields, ShadowGit } from "./shadow-git.js";
+import { nulFields, ShadowGit } from "./shadow-git.js";
 
 /** Options of {@link openCheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -145,6 +145,7 @@ async function initStore(git: ShadowGit, storeDir: string, workspace: string): P
 /** A checkpoint store over a shadow git directory. */
 class ShadowCheckpointStore implements CheckpointStore {
   readonly available = true;
+  #known: { id: string; tree: string } | undefined;
   /** One operation at a time: they share the index. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -209,52 +210,13 @@ class ShadowCheckpointStore implements CheckpointStore {
       "-m",
       message,
     ]);
-    await this.git.ok(["update-ref", LATEST, id, ...(latest ? [latest.id] : [])]);
+    await this.#setLatest(id, tree);
     return { id, ...(latest ? { previousId: latest.id } : {}), changed, skipped };
   }
 
   /** The tree of the workspace as it is now, written to the store without a commit. */
-  async #capture(): Promise<{ tree: string; skipped: SkippedFile[] }> {
-    const skipped: SkippedFile[] = [];
-    // New and changed files are the only ones whose size can have crossed the limit.
-    const candidates = new Set(
-      nulFields(await this.git.ok(["ls-files", "-z", "-o", "-m", "--exclude-standard"])),
-    );
-    for (const path of candidates) {
-      const info = await lstat(join(this.workspace, path)).catch(() => undefined);
-      if (info?.isFile() && info.size > this.maxFileBytes) {
-        skipped.push({ path, reason: "too_large", bytes: info.size });
-      }
-    }
-    const addArgs = ["add", "-A", "--ignore-errors"];
-    if (skipped.length > 0) {
-      const spec = skipped.map(({ path }) => `:(top,literal)${path}\0`).join("");
-      // A file that grew past the limit leaves the index, so no snapshot claims an old copy.
-      await this.git.ok(
-        [
-          "rm",
-          "--cached",
-          "-q",
-          "--ignore-unmatch",
-          "--pathspec-from-file=-",
-          "--pathspec-file-nul",
-        ],
-        spec,
-      );
-      addArgs.push("--pathspec-from-file=-", "--pathspec-file-nul");
-    }
-    const excludes = skipped.map(({ path }) => `:(top,exclude,literal)${path}\0`).join("");
-    const added = await this.git.run(addArgs, skipped.length > 0 ? `:/\0${excludes}` : undefined);
-    if (added.exitCode !== 0) {
-      const unreadable = [...added.stderr.matchAll(/^error: open\("(.*)"\): /gm)].map(
-        (m) => m[1] ?? "",
-      );
-      if (unreadable.length === 0) throw gitFailure(addArgs, added.stderr);
-      for (const path of unreadable) skipped.push({ path, reason: "unreadable" });
-    }
-    const tree = await this.git.text(["write-tree"]);
-    skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-    return { tree, skipped };
+  #capture(): Promise<CapturedTree> {
+    return captureTree(this.git, this.workspace, this.maxFileBytes);
   }
 
   async #restore(id: string, dryRun: boolean): Promise<RestoreResult> {
@@ -343,12 +305,35 @@ class ShadowCheckpointStore implements CheckpointStore {
     return blobs;
   }
 
-  /** The latest snapshot of this store and its tree, if any. */
+  /**
+   * The latest snapshot of this store and its tree, if any. The ref is read as a file and
+   * its tree remembered, so a checkpoint spends no git run on it; another process that
+   * moved the ref is noticed and asked about.
+   */
   async #latest(): Promise<{ id: string; tree: string } | undefined> {
-    const result = await this.git.run(["rev-parse", LATEST, `${LATEST}^{tree}`]);
-    if (result.exitCode !== 0) return undefined;
-    const [id, tree] = result.stdout.toString("utf8").trim().split("\n");
-    return id && tree ? { id, tree } : undefined;
+    const id = (await readFile(this.#latestRef, "utf8").catch(() => "")).trim();
+    if (id === "") {
+      const result = await this.git.run(["rev-parse", LATEST, `${LATEST}^{tree}`]);
+      if (result.exitCode !== 0) return undefined;
+      const [packedId, tree] = result.stdout.toString("utf8").trim().split("\n");
+      return packedId && tree ? { id: packedId, tree } : undefined;
+    }
+    if (this.#known?.id === id) return this.#known;
+    this.#known = { id, tree: await this.#treeOf(id) };
+    return this.#known;
+  }
+
+  /** Moves the store's ref to a new snapshot: written to a temporary file and renamed. */
+  async #setLatest(id: string, tree: string): Promise<void> {
+    await mkdir(dirname(this.#latestRef), { recursive: true });
+    const temp = `${this.#latestRef}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(temp, `${id}\n`);
+    await rename(temp, this.#latestRef);
+    this.#known = { id, tree };
+  }
+
+  get #latestRef(): string {
+    return join(this.storeDir, "git", LATEST);
   }
 
   /** The tree of a snapshot id, checked to be a snapshot of this store. */
