@@ -269,6 +269,11 @@ describe("snapshots and ids", () => {
     expect(again.storeDir).toBe(store.storeDir);
     expect(await again.snapshot()).toMatchObject({ id: first.id, changed: [] });
     expect(execFileSync("ls", ["-A", workspace], { encoding: "utf8" })).toBe("a.txt\n");
+    // The commits Arbor writes itself are objects git reads and checks like its own.
+    git(base, "--git-dir", join(store.storeDir, "git"), "fsck", "--strict", "--no-dangling");
+    expect(git(base, "--git-dir", join(store.storeDir, "git"), "cat-file", "-t", first.id)).toBe(
+      "commit\n",
+    );
   });
 
   it("is off with one clear reason where git is missing", async () => {

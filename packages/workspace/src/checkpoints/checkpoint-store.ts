@@ -9,6 +9,7 @@ import {
   type SnapshotResult,
   snapshotIdSchema,
 } from "./checkpoint-schema.js";
+import { writeCommitObject } from "./commit-object.js";
 import { applyRestore, type PlannedWrite, type RestorePlan } from "./restore-files.js";
 import { nulFields, ShadowGit } from "./shadow-git.js";
 
@@ -202,14 +203,12 @@ class ShadowCheckpointStore implements CheckpointStore {
         tree,
       ]),
     );
-    const message = JSON.stringify({ skipped });
-    const id = await this.git.text([
-      "commit-tree",
+    const id = await writeCommitObject(join(this.storeDir, "git"), {
       tree,
-      ...(latest ? ["-p", latest.id] : []),
-      "-m",
-      message,
-    ]);
+      parent: latest?.id,
+      message: JSON.stringify({ skipped }),
+      time: Math.floor(Date.now() / 1000),
+    });
     await this.#setLatest(id, tree);
     return { id, ...(latest ? { previousId: latest.id } : {}), changed, skipped };
   }
@@ -220,16 +219,20 @@ class ShadowCheckpointStore implements CheckpointStore {
   }
 
   async #restore(id: string, dryRun: boolean): Promise<RestoreResult> {
-    const targetTree = await this.#treeOf(id);
+    if (!snapshotIdSchema.safeParse(id).success) throw unknownSnapshot(id);
     let undoId: string | undefined;
     let currentTree: string;
     if (dryRun) {
       currentTree = (await this.#capture()).tree;
     } else {
       undoId = (await this.#snapshot()).id;
-      currentTree = await this.#treeOf(undoId);
+      currentTree = this.#known?.id === undoId ? this.#known.tree : await this.#treeOf(undoId);
     }
-    const plan = await this.#plan(currentTree, targetTree);
+    const plan = await this.#plan(currentTree, id).catch((error: unknown) => {
+      throw CheckpointError.isInstance(error) && error.code === "git_failed"
+        ? unknownSnapshot(id)
+        : error;
+    });
     const readBlobs = (shas: readonly string[]) => this.#readBlobs(shas);
     try {
       const applied = await applyRestore(this.workspace, plan, { dryRun, readBlobs });
@@ -257,7 +260,7 @@ class ShadowCheckpointStore implements CheckpointStore {
     }
   }
 
-  /** The deletes and writes that turn `fromTree` into `toTree`; submodule links are left alone. */
+  /** The deletes and writes that turn one tree (or snapshot) into another; submodule links are left alone. */
   async #plan(fromTree: string, toTree: string): Promise<RestorePlan> {
     const raw = await this.git.ok([
       "diff-tree",
@@ -338,16 +341,19 @@ class ShadowCheckpointStore implements CheckpointStore {
 
   /** The tree of a snapshot id, checked to be a snapshot of this store. */
   async #treeOf(id: string): Promise<string> {
-    const unknown = new CheckpointError(
-      "unknown_snapshot",
-      `${JSON.stringify(id)} is not a snapshot of this workspace's checkpoint store.`,
-    );
+    const unknown = unknownSnapshot(id);
     if (!snapshotIdSchema.safeParse(id).success) throw unknown;
     const result = await this.git.run(["rev-parse", "-q", "--verify", `${id}^{commit}^{tree}`]);
     if (result.exitCode !== 0) throw unknown;
     return result.stdout.toString("utf8").trim();
   }
 }
+
+const unknownSnapshot = (id: string) =>
+  new CheckpointError(
+    "unknown_snapshot",
+    `${JSON.stringify(id)} is not a snapshot of this workspace's checkpoint store.`,
+  );
 
 const STATUS = {
   A: "added",

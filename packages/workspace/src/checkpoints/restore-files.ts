@@ -45,6 +45,9 @@ export interface ApplyRestoreOptions {
   readBlobs: (shas: readonly string[]) => Promise<Map<string, Buffer>>;
 }
 
+/** Files written at once; enough to keep libuv's thread pool busy. */
+const PARALLEL_WRITES = 16;
+
 const lstatOrUndefined = (path: string): Promise<Stats | undefined> =>
   lstat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
@@ -91,6 +94,7 @@ export async function applyRestore(
   }
   if (!dryRun) await pruneEmptied(root, result.deleted);
 
+  const ready: Array<{ write: PlannedWrite; currentMode: number | undefined }> = [];
   for (const write of [...plan.writes].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const { path } = write;
     await step(path, async () => {
@@ -115,13 +119,25 @@ export async function applyRestore(
         result.kept.push({ path, reason: "unknown_file" });
         return;
       }
-      if (!dryRun) {
-        const bytes = blobs.get(write.sha);
-        if (bytes === undefined) throw new Error(`the store has no blob ${write.sha}`);
-        await replaceFile(target, write.mode, bytes, info?.isFile() ? info.mode : undefined);
-      }
-      result.written.push(path);
+      ready.push({ write, currentMode: info?.isFile() ? info.mode : undefined });
     });
+  }
+  // The folders are in place: the files themselves are written a few at a time.
+  for (let at = 0; at < ready.length; at += PARALLEL_WRITES) {
+    const batch = ready.slice(at, at + PARALLEL_WRITES);
+    const outcomes = await Promise.allSettled(
+      batch.map(({ write, currentMode }) =>
+        step(write.path, async () => {
+          if (dryRun) return;
+          const bytes = blobs.get(write.sha);
+          if (bytes === undefined) throw new Error(`the store has no blob ${write.sha}`);
+          await replaceFile(join(root, write.path), write.mode, bytes, currentMode);
+        }),
+      ),
+    );
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+    result.written.push(...batch.map(({ write }) => write.path));
   }
   return result;
 }
