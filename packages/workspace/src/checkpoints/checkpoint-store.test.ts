@@ -276,6 +276,18 @@ describe("snapshots and ids", () => {
     );
   });
 
+  it("never snapshots its own store when that lies inside the workspace", async () => {
+    const store = await openCheckpointStore({
+      workspace,
+      home: join(workspace, ".arbor", "checkpoints"),
+    });
+    if (!store.available) throw new Error(store.reason);
+    await writeFile(join(workspace, "a.txt"), "a\n");
+    expect((await store.snapshot()).changed).toEqual(["a.txt"]);
+    await writeFile(join(workspace, "b.txt"), "b\n");
+    expect((await store.snapshot()).changed).toEqual(["b.txt"]);
+  });
+
   it("is off with one clear reason where git is missing", async () => {
     const store = await openCheckpointStore({
       workspace,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { lstat, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { type CapturedTree, captureTree } from "./capture-tree.js";
 import { CheckpointError } from "./checkpoint-error.js";
 import {
@@ -140,6 +140,15 @@ async function initStore(git: ShadowGit, storeDir: string, workspace: string): P
     join(storeDir, "git", "info", "attributes"),
     "* -text !eol !filter !ident !working-tree-encoding\n",
   );
+  // A store kept inside its own workspace (Arbor's home under the project) is never snapshotted.
+  const inside = relative(workspace, await realpath(storeDir));
+  if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) {
+    const literal = inside
+      .split(sep)
+      .join("/")
+      .replace(/[\\*?[\]!#\s]/g, "\\$&");
+    await writeFile(join(storeDir, "git", "info", "exclude"), `/${literal}/\n`);
+  }
   await writeFile(join(storeDir, "workspace"), `${workspace}\n`);
 }
 
