@@ -10,8 +10,9 @@ import {
   snapshotIdSchema,
 } from "./checkpoint-schema.js";
 import { writeCommitObject } from "./commit-object.js";
-import { applyRestore, type PlannedWrite, type RestorePlan } from "./restore-files.js";
+import { applyRestore, type RestorePlan } from "./restore-files.js";
 import { nulFields, ShadowGit } from "./shadow-git.js";
+import { fileChanges, restorePlan } from "./tree-diff.js";
 
 /** Options of {@link openCheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -181,7 +182,7 @@ class ShadowCheckpointStore implements CheckpointStore {
         await this.#treeOf(fromId),
         await this.#treeOf(toId),
       ]);
-      return rawChanges(raw).map(({ path, status }) => ({ path, status: STATUS[status] }));
+      return fileChanges(raw);
     });
   }
 
@@ -280,22 +281,7 @@ class ShadowCheckpointStore implements CheckpointStore {
       fromTree,
       toTree,
     ]);
-    const plan: RestorePlan = { deletes: [], writes: [] };
-    for (const change of rawChanges(raw)) {
-      const fromFile = change.fromMode !== "000000" && change.fromMode !== "160000";
-      const toFile = change.toMode !== "000000" && change.toMode !== "160000";
-      if (fromFile && !toFile) plan.deletes.push(change.path);
-      if (toFile) {
-        const write: PlannedWrite = {
-          path: change.path,
-          mode: change.toMode,
-          sha: change.toSha,
-          added: !fromFile,
-        };
-        plan.writes.push(write);
-      }
-    }
-    return plan;
+    return restorePlan(raw);
   }
 
   /** The contents of many blobs, read through one `git cat-file --batch`. */
@@ -363,32 +349,3 @@ const unknownSnapshot = (id: string) =>
     "unknown_snapshot",
     `${JSON.stringify(id)} is not a snapshot of this workspace's checkpoint store.`,
   );
-
-const STATUS = {
-  A: "added",
-  M: "modified",
-  D: "deleted",
-  T: "type_changed",
-} as const satisfies Record<string, FileChange["status"]>;
-
-interface RawChange {
-  fromMode: string;
-  toMode: string;
-  toSha: string;
-  status: keyof typeof STATUS;
-  path: string;
-}
-
-/** Parses `git diff-tree -r -z --raw --no-renames` output. */
-function rawChanges(raw: Buffer): RawChange[] {
-  const fields = nulFields(raw);
-  const changes: RawChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [fromMode = "", toMode = "", , toSha = "", letter = ""] = (fields[i] ?? "")
-      .slice(1)
-      .split(" ");
-    const status = (letter in STATUS ? letter : "M") as keyof typeof STATUS;
-    changes.push({ fromMode, toMode, toSha, status, path: fields[i + 1] ?? "" });
-  }
-  return changes;
-}
