@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fails, naming file and line, on an import or package.json dependency that breaks the
-// layers (apps ─▶ orchestration ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶
+// layers (apps ─▶ orchestration, workspace ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶
 // session-store; apps ─▶ html-export ─▶ session-store; an app never imports another app),
 // a src/ file importing from test/, and process.env or console in packages/*/src.
 // Usage: node scripts/check-layers.mjs [--root <repository>]   (Node built-ins only)

@@ -1,7 +1,7 @@
 // The layers of docs' architecture: imports only go down this list, never up, never
 // sideways within a layer; an app never imports another app.
 //
-//   apps ─▶ orchestration ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶ session-store
+//   apps ─▶ orchestration, workspace ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶ session-store
 //   apps ─▶ html-export ─▶ session-store
 //   session-store-postgres ─▶ session-store
 
@@ -10,7 +10,8 @@ export const LAYERS = [
   ["@arbor/session-store"],
   ["@arbor/providers", "@arbor/ttsr", "@arbor/extensions-api"],
   ["@arbor/turn-runner"],
-  ["@arbor/orchestration"],
+  // Side by side: neither imports the other.
+  ["@arbor/orchestration", "@arbor/workspace"],
 ];
 
 /** Packages beside the main stack, each with the only packages it may import. */

@@ -24,6 +24,7 @@ const MEMBERS = {
   "packages/extensions-api": "@arbor/extensions-api",
   "packages/turn-runner": "@arbor/turn-runner",
   "packages/orchestration": "@arbor/orchestration",
+  "packages/workspace": "@arbor/workspace",
   "packages/html-export": "@arbor/html-export",
   "apps/cli": "@arbor/cli",
   "apps/server": "@arbor/server",
@@ -100,6 +101,11 @@ function cleanTree(): Files {
   ].join("\n");
   files["packages/orchestration/src/index.ts"] =
     'export * from "@arbor/turn-runner";\nexport * from "@arbor/session-store";';
+  files["packages/workspace/src/index.ts"] = [
+    'import { defineTool } from "@arbor/turn-runner";',
+    'import type { ImagePart } from "@arbor/providers";',
+    "export { defineTool, type ImagePart };",
+  ].join("\n");
   files["packages/html-export/src/index.ts"] = 'import "@arbor/session-store";';
   files["packages/session-store-postgres/src/index.ts"] =
     'export { open } from "@arbor/session-store";';
@@ -110,6 +116,7 @@ function cleanTree(): Files {
     "console.log(process.env.HOME, AgentSession, FakeProviderServer, exportHtml);",
   ].join("\n");
   files["apps/test-harness/src/index.ts"] = 'export * from "@arbor/orchestration";';
+  files["apps/cli/src/tools.ts"] = 'export { workspaceTools } from "@arbor/workspace";';
   return files;
 }
 
@@ -197,6 +204,35 @@ describe("scripts/check-layers.mjs", () => {
       "packages/providers/src/rules.ts": 'import { TtsrManager } from "@arbor/ttsr";',
     });
     expect(stderr).toContain("@arbor/providers imports @arbor/ttsr, sideways");
+  });
+
+  it("keeps workspace beside orchestration: over turn-runner, neither importing the other", () => {
+    expectViolations(
+      {
+        "packages/workspace/src/host.ts": 'import { AgentHost } from "@arbor/orchestration";',
+        "packages/orchestration/src/tools.ts": 'import { workspaceTools } from "@arbor/workspace";',
+        "packages/turn-runner/src/tools.ts": 'export * from "@arbor/workspace";',
+        "packages/workspace/package.json": manifest("@arbor/workspace", {
+          dependencies: {
+            "@arbor/turn-runner": "workspace:*",
+            "@arbor/orchestration": "workspace:*",
+          },
+        }),
+      },
+      [
+        "packages/orchestration/src/tools.ts:1",
+        "packages/turn-runner/src/tools.ts:1",
+        "packages/workspace/package.json:6",
+        "packages/workspace/src/host.ts:1",
+      ],
+    );
+    const { stderr } = check({
+      ...cleanTree(),
+      "packages/workspace/src/host.ts": 'import { AgentHost } from "@arbor/orchestration";',
+    });
+    expect(stderr).toContain(
+      "@arbor/workspace imports @arbor/orchestration, sideways (it may import @arbor/session-store, @arbor/providers, @arbor/ttsr, @arbor/extensions-api, @arbor/turn-runner)",
+    );
   });
 
   it("fails when a package, its tests or its benchmark import an app, and when an app imports another app", () => {

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { ScriptedModel } from "@arbor/providers/test";
 import { createSession, isEntryOfType, messageText } from "@arbor/session-store";
 import { AgentSession, type AgentTool, defineTool } from "@arbor/turn-runner";
+import { workspaceTools } from "@arbor/workspace";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { workspaceTools } from "../agent/workspace-tools.js";
 import { ApprovalError } from "./approval-error.js";
 import { type ApprovalAsker, ApprovalGate } from "./approval-gate.js";
 import { approvalVerdict, ruleAllows } from "./approval-policy.js";
@@ -106,7 +106,7 @@ async function runGated(
   const agent = new AgentSession({
     targets: [{ model }],
     session,
-    tools: gate.wrap(workspaceTools(project)),
+    tools: workspaceTools(project, { approve: gate.approve }),
   });
   const run = agent.prompt("go");
   for await (const _event of run.events) {

@@ -1,9 +1,5 @@
-import {
-  type AgentTool,
-  defineTool,
-  type ToolExecutionContext,
-  type ToolOutput,
-} from "@arbor/turn-runner";
+import type { AgentTool } from "@arbor/turn-runner";
+import { type ApproveToolCall, withApproval } from "@arbor/workspace";
 import {
   type ApprovalRequest,
   approvalVerdict,
@@ -163,57 +159,19 @@ export class ApprovalGate {
   }
 
   /**
-   * The tools, each checked by this gate before it runs. Waiting for the user's answer does
-   * not count against a tool's timeout: the wrapped tool has no turn-runner timeout of its
-   * own (a day), and the tool's `timeoutMs` is enforced here once it may run.
+   * This gate as the workspace tools' approval hook (`workspaceTools(root, { approve })`):
+   * read-only tools pass at once, the others are decided as {@link check} decides.
+   */
+  readonly approve: ApproveToolCall = ({ tool, toolCallId, args }) =>
+    this.check(describeCall(tool, toolCallId, args));
+
+  /**
+   * The tools (MCP tools, or any others without a hook of their own), each checked by this
+   * gate before it runs. Waiting for the user's answer does not count against a tool's
+   * timeout: the wrapped tool has no turn-runner timeout of its own (a day), and the tool's
+   * `timeoutMs` is enforced once it may run.
    */
   wrap(tools: readonly AgentTool[]): AgentTool[] {
-    return tools.map((tool) =>
-      !needsApprovalCheck(tool.name)
-        ? tool
-        : defineTool({
-            ...tool,
-            timeoutMs: APPROVAL_WAIT_MS,
-            execute: async (args, context) => {
-              await this.check(
-                describeCall(tool.name, context.toolCallId, args as Record<string, unknown>),
-              );
-              return runWithTimeout(tool, args, context);
-            },
-          }),
-    );
-  }
-}
-
-/** How long a call may wait for the user's answer before the turn runner gives up on it. */
-export const APPROVAL_WAIT_MS = 86_400_000;
-
-/** Runs an approved tool with its own timeout, as the turn runner would have. */
-async function runWithTimeout(
-  tool: AgentTool,
-  args: unknown,
-  context: ToolExecutionContext,
-): Promise<ToolOutput> {
-  if (tool.timeoutMs === undefined) return tool.execute(args as never, context);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(context.signal.reason);
-  context.signal.addEventListener("abort", onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error("timeout"));
-      reject(new Error(`timed out after ${tool.timeoutMs} ms`));
-    }, tool.timeoutMs);
-  });
-  try {
-    return await Promise.race([
-      Promise.resolve().then(() =>
-        tool.execute(args as never, { ...context, signal: controller.signal }),
-      ),
-      timedOut,
-    ]);
-  } finally {
-    clearTimeout(timer);
-    context.signal.removeEventListener("abort", onAbort);
+    return withApproval(tools, this.approve, needsApprovalCheck);
   }
 }

@@ -1,8 +1,8 @@
 import type { AgentHost, AgentNode } from "@arbor/orchestration";
 import type { ReasoningLevel } from "@arbor/providers";
 import { MemorySessionStore } from "@arbor/session-store";
+import { workspaceTools } from "@arbor/workspace";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
-import { workspaceTools } from "../agent/workspace-tools.js";
 import { askOnTerminal, createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import type { CliContext, ModelSelection } from "../cli-context.js";
 import { configuredThinking } from "../config/index.js";
@@ -114,7 +114,7 @@ export async function openRunHost(
     agent: overrides.agentTree ? { ...overrides.agentTree, definition } : definition,
     models: cliModels(selection.provider, () => thinking),
     rules: rules.rules,
-    tools: gate.wrap(workspaceTools(io.cwd, { env: io.env })),
+    tools: workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
     projectRoot: io.cwd,
     extensions,
     // As in the app: a new session is titled by the model after its first exchange.

@@ -2,10 +2,10 @@ import { guardExtensionFailures } from "@arbor/extensions-api";
 import { recordInterruptedChildren } from "@arbor/orchestration";
 import { listSessions } from "@arbor/session-store";
 import type { AgentRun } from "@arbor/turn-runner";
+import { workspaceTools } from "@arbor/workspace";
 import { render } from "ink";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { createModel } from "../agent/model-factory.js";
-import { workspaceTools } from "../agent/workspace-tools.js";
 import {
   interactiveAgentFile,
   rememberAgentFile,
@@ -129,7 +129,10 @@ export async function startInteractive(context: CliContext): Promise<number> {
   const root = selection.config.thinking
     ? { ...definition, thinking: selection.config.thinking }
     : definition;
-  const tools = gate.wrap([...workspaceTools(io.cwd, { env: io.env }), ...mcp.tools]);
+  const tools = [
+    ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
+    ...gate.wrap(mcp.tools),
+  ];
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
   const host = await openCliHost({

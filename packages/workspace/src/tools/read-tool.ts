@@ -1,7 +1,7 @@
 import type { ImagePart, TextPart } from "@arbor/providers";
 import { type AgentTool, defineTool } from "@arbor/turn-runner";
 import { z } from "zod";
-import { MAX_READ_BYTES, readWorkspaceBytes, wholeCharacters } from "../workspace/index.js";
+import { MAX_READ_BYTES, readWorkspaceBytes, wholeCharacters } from "../operations/index.js";
 
 /** The most bytes of a file `read` scans for a line range. */
 export const MAX_READ_SCAN_BYTES = 8 * 1024 * 1024;

@@ -9,7 +9,7 @@ import {
   MAX_LIST_ENTRIES,
   type SearchEngine,
   searchWorkspace,
-} from "../workspace/index.js";
+} from "../operations/index.js";
 
 /** `grep`: lines matching a pattern in the workspace's files, as `path:line:text`. */
 export function grepTool(root: string, timeoutMs: number, engine: SearchEngine = {}): AgentTool {

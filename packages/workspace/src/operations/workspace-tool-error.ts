@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("arbor.cli.workspace-tool-error");
+const MARKER = Symbol.for("arbor.workspace.workspace-tool-error");
 
 /** Why a workspace tool refused a path. */
 export type WorkspaceToolErrorCode =

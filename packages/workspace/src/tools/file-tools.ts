@@ -1,6 +1,6 @@
 import { type AgentTool, defineTool } from "@arbor/turn-runner";
 import { z } from "zod";
-import { editWorkspaceFile, MAX_WRITE_BYTES, writeWorkspaceFile } from "../workspace/index.js";
+import { editWorkspaceFile, MAX_WRITE_BYTES, writeWorkspaceFile } from "../operations/index.js";
 
 /**
  * `write`: creates or replaces a whole text file of the workspace (missing folders are

@@ -6,7 +6,7 @@ import { ScriptedModel } from "@arbor/providers/test";
 import { createSession, isEntryOfType, messageText } from "@arbor/session-store";
 import { AgentSession } from "@arbor/turn-runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_COMMAND_TIMEOUT_S } from "./workspace/index.js";
+import { MAX_COMMAND_TIMEOUT_S } from "./operations/index.js";
 import { WORKSPACE_TOOL_TIMEOUT_MS, workspaceTools } from "./workspace-tools.js";
 
 let base: string;

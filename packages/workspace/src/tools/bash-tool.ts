@@ -5,7 +5,7 @@ import {
   MAX_COMMAND_TIMEOUT_S,
   runWorkspaceCommand,
   type WorkspaceCommandResult,
-} from "../workspace/index.js";
+} from "../operations/index.js";
 
 /** The line after a command's output that says how it ended. */
 export function commandEnding(result: WorkspaceCommandResult, timeoutS: number): string {

@@ -1,0 +1,1 @@
+export { type HashWorkspaceOptions, hashWorkspace } from "./workspace-hash.js";
