@@ -1,28 +1,14 @@
-const MARKER = Symbol.for("arbor.providers.error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /**
  * Base of the errors `@arbor/providers` throws for misuse (model failures are `error`
  * events, never thrown). `code` is stable; `isInstance` works across duplicated copies.
  */
-export class ProvidersError extends Error {
-  readonly [MARKER] = true;
-  /** A stable machine-readable code. */
-  readonly code: string;
-
-  /**
-   * @param code - the stable code of the concrete error
-   * @param message - what was wrong and what to do about it
-   */
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-    this.name = "ProvidersError";
-  }
-
+export class ProvidersError extends ArborError {
   /** True for any error of this package, even from another copy of it. */
-  static isInstance(value: unknown): value is ProvidersError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ProvidersError>(
+    "@arbor/providers:ProvidersError",
+  );
 }
 
 /** A model was configured wrongly, e.g. an adapter got neither a client nor an API key. */
@@ -33,9 +19,9 @@ export class ModelConfigError extends ProvidersError {
   }
 
   /** True for a {@link ModelConfigError} from any copy of this package. */
-  static override isInstance(value: unknown): value is ModelConfigError {
-    return ProvidersError.isInstance(value) && value.code === "model_config";
-  }
+  static override readonly isInstance = arborErrorGuard<ModelConfigError>(
+    "@arbor/providers:ModelConfigError",
+  );
 }
 
 /**
@@ -64,7 +50,7 @@ export class InvalidApiKeyError extends ProvidersError {
   }
 
   /** True for an {@link InvalidApiKeyError} from any copy of this package. */
-  static override isInstance(value: unknown): value is InvalidApiKeyError {
-    return ProvidersError.isInstance(value) && value.code === "invalid_api_key";
-  }
+  static override readonly isInstance = arborErrorGuard<InvalidApiKeyError>(
+    "@arbor/providers:InvalidApiKeyError",
+  );
 }

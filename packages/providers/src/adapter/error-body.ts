@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("arbor.providers.error-body-response");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,24 +21,26 @@ export function isErrorBody(value: unknown): value is JsonObject {
  * A 2xx response whose body is a JSON error. The fetch wrapper throws it so that the SDK
  * reports a failure instead of an empty stream; the classifier reads `body`.
  */
-export class ErrorBodyResponse extends Error {
-  readonly [MARKER] = true;
+export class ErrorBodyResponse extends ArborError {
   /** The HTTP status the server sent (2xx). */
   readonly status: number;
   /** The parsed error body. */
   readonly body: JsonObject;
 
   constructor(status: number, body: JsonObject) {
-    super(`the provider answered HTTP ${status} with an error body instead of a stream`);
+    super(
+      "error_body_response",
+      `the provider answered HTTP ${status} with an error body instead of a stream`,
+    );
     this.name = "ErrorBodyResponse";
     this.status = status;
     this.body = body;
   }
 
   /** True for an {@link ErrorBodyResponse} from any copy of this package. */
-  static isInstance(value: unknown): value is ErrorBodyResponse {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ErrorBodyResponse>(
+    "@arbor/providers:ErrorBodyResponse",
+  );
 }
 
 function parse(text: string): unknown {
