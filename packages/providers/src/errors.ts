@@ -1,12 +1,28 @@
-import { ArborError, arborErrorGuard } from "@arbor/session-store";
+import { arborMarkerGuard, stampArborMarker } from "./arbor-marker.js";
 
 /**
  * Base of the errors `@arbor/providers` throws for misuse (model failures are `error`
  * events, never thrown). `code` is stable; `isInstance` works across duplicated copies.
+ * It carries the `ArborError` marker without extending the class (see `arbor-marker.ts`),
+ * so `ArborError.isInstance()` is true for it.
  */
-export class ProvidersError extends ArborError {
+export class ProvidersError extends Error {
+  /** A stable machine-readable code. */
+  readonly code: string;
+
+  /**
+   * @param code - the stable code of the concrete error
+   * @param message - what was wrong and what to do about it
+   */
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.name = "ProvidersError";
+    stampArborMarker(this, new.target);
+  }
+
   /** True for any error of this package, even from another copy of it. */
-  static override readonly isInstance = arborErrorGuard<ProvidersError>(
+  static readonly isInstance = arborMarkerGuard<ProvidersError>(
     "@arbor/providers:ProvidersError",
   );
 }
@@ -19,7 +35,7 @@ export class ModelConfigError extends ProvidersError {
   }
 
   /** True for a {@link ModelConfigError} from any copy of this package. */
-  static override readonly isInstance = arborErrorGuard<ModelConfigError>(
+  static override readonly isInstance = arborMarkerGuard<ModelConfigError>(
     "@arbor/providers:ModelConfigError",
   );
 }
@@ -50,7 +66,7 @@ export class InvalidApiKeyError extends ProvidersError {
   }
 
   /** True for an {@link InvalidApiKeyError} from any copy of this package. */
-  static override readonly isInstance = arborErrorGuard<InvalidApiKeyError>(
+  static override readonly isInstance = arborMarkerGuard<InvalidApiKeyError>(
     "@arbor/providers:InvalidApiKeyError",
   );
 }

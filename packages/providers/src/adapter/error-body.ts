@@ -1,4 +1,4 @@
-import { ArborError, arborErrorGuard } from "@arbor/session-store";
+import { arborMarkerGuard, stampArborMarker } from "../arbor-marker.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,24 +21,24 @@ export function isErrorBody(value: unknown): value is JsonObject {
  * A 2xx response whose body is a JSON error. The fetch wrapper throws it so that the SDK
  * reports a failure instead of an empty stream; the classifier reads `body`.
  */
-export class ErrorBodyResponse extends ArborError {
+export class ErrorBodyResponse extends Error {
+  /** A stable machine-readable code. */
+  readonly code = "error_body_response";
   /** The HTTP status the server sent (2xx). */
   readonly status: number;
   /** The parsed error body. */
   readonly body: JsonObject;
 
   constructor(status: number, body: JsonObject) {
-    super(
-      "error_body_response",
-      `the provider answered HTTP ${status} with an error body instead of a stream`,
-    );
+    super(`the provider answered HTTP ${status} with an error body instead of a stream`);
     this.name = "ErrorBodyResponse";
+    stampArborMarker(this, new.target);
     this.status = status;
     this.body = body;
   }
 
   /** True for an {@link ErrorBodyResponse} from any copy of this package. */
-  static override readonly isInstance = arborErrorGuard<ErrorBodyResponse>(
+  static readonly isInstance = arborMarkerGuard<ErrorBodyResponse>(
     "@arbor/providers:ErrorBodyResponse",
   );
 }

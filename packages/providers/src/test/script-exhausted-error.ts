@@ -1,4 +1,4 @@
-import { arborErrorGuard } from "@arbor/session-store";
+import { arborMarkerGuard } from "../arbor-marker.js";
 import { ProvidersError } from "../errors.js";
 
 /** A scripted model was called more often than it had answers for. */
@@ -16,7 +16,7 @@ export class ScriptExhaustedError extends ProvidersError {
   }
 
   /** True for a {@link ScriptExhaustedError} from any copy of this package. */
-  static override readonly isInstance = arborErrorGuard<ScriptExhaustedError>(
+  static override readonly isInstance = arborMarkerGuard<ScriptExhaustedError>(
     "@arbor/providers:ScriptExhaustedError",
   );
 }

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { ArborError, arborErrorGuard } from "@arbor/session-store";
+import { arborMarkerGuard, stampArborMarker } from "../../arbor-marker.js";
 
 /** The input side of one call's usage as a provider with a prompt cache reports it. */
 export interface CachedInputUsage {
@@ -16,17 +16,19 @@ const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 export const FAKE_ANTHROPIC_MAX_BREAKPOINTS = 4;
 
 /** Thrown for a request the real API would reject for its cache markers. */
-export class FakeCacheRequestError extends ArborError {
+export class FakeCacheRequestError extends Error {
   override readonly name = "FakeCacheRequestError";
-  declare readonly code: "fake_cache_request";
+  /** A stable machine-readable code. */
+  readonly code = "fake_cache_request";
 
   /** @param message - the error the real API answers, word for word */
   constructor(message: string) {
-    super("fake_cache_request", message);
+    super(message);
+    stampArborMarker(this, new.target);
   }
 
   /** True for a {@link FakeCacheRequestError} from any copy of this package. */
-  static override readonly isInstance = arborErrorGuard<FakeCacheRequestError>(
+  static readonly isInstance = arborMarkerGuard<FakeCacheRequestError>(
     "@arbor/providers:FakeCacheRequestError",
   );
 }
