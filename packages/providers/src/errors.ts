@@ -22,9 +22,7 @@ export class ProvidersError extends Error {
   }
 
   /** True for any error of this package, even from another copy of it. */
-  static readonly isInstance = arborMarkerGuard<ProvidersError>(
-    "@arbor/providers:ProvidersError",
-  );
+  static readonly isInstance = arborMarkerGuard<ProvidersError>("@arbor/providers:ProvidersError");
 }
 
 /** A model was configured wrongly, e.g. an adapter got neither a client nor an API key. */
