@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The parsed command line of `arbor`. */
 export interface CliArgs {
@@ -60,8 +61,17 @@ function optional<K extends string>(key: K, value: string | undefined): { [P in 
 }
 
 /** A command line `arbor` cannot run; the message says what to type instead. */
-export class CliUsageError extends Error {
+export class CliUsageError extends ArborError {
   override readonly name = "CliUsageError";
+  declare readonly code: "cli_usage";
+
+  /** @param message - what was wrong and what to type instead */
+  constructor(message: string) {
+    super("cli_usage", message);
+  }
+
+  /** Whether a value is a {@link CliUsageError}, also across package copies. */
+  static override readonly isInstance = arborErrorGuard<CliUsageError>("@arbor/cli:CliUsageError");
 }
 
 /**

@@ -1,4 +1,4 @@
-const marker = Symbol.for("arbor.extensions-api.error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The stable codes of {@link ExtensionApiError}. */
 export type ExtensionApiErrorCode =
@@ -16,26 +16,23 @@ export type ExtensionApiErrorCode =
  * `code`; use {@link ExtensionApiError.isInstance} rather than `instanceof`, so it works
  * across duplicated package copies.
  */
-export class ExtensionApiError extends Error {
+export class ExtensionApiError extends ArborError {
   override readonly name = "ExtensionApiError";
-  readonly [marker] = true;
+  declare readonly code: ExtensionApiErrorCode;
 
-  constructor(
-    readonly code: ExtensionApiErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  /**
+   * @param code - the stable code of the concrete failure
+   * @param message - what was wrong and what to do about it
+   * @param options - `cause`: the error that led to this one
+   */
+  constructor(code: ExtensionApiErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 
   /** Tells whether a value is an {@link ExtensionApiError}, from any copy of this package. */
-  static isInstance(value: unknown): value is ExtensionApiError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[marker] === true
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<ExtensionApiError>(
+    "@arbor/extensions-api:ExtensionApiError",
+  );
 }
 
 /** A readable message for anything thrown. */

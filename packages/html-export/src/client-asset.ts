@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The page script and stylesheet, bundled at build time. */
 export interface ClientAsset {
@@ -9,18 +10,22 @@ export interface ClientAsset {
 let cached: ClientAsset | undefined;
 
 /** The package's build output is a problem: the page script is missing. */
-export class ClientAssetMissingError extends Error {
+export class ClientAssetMissingError extends ArborError {
   override readonly name = "ClientAssetMissingError";
-  readonly code = "client_asset_missing";
+  declare readonly code: "client_asset_missing";
+
+  /**
+   * @param message - which file is missing and how to get it back
+   * @param options - `cause`: the failed read
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super("client_asset_missing", message, options);
+  }
 
   /** True for a `ClientAssetMissingError` from any copy of this package. */
-  static isInstance(error: unknown): error is ClientAssetMissingError {
-    return (
-      typeof error === "object" &&
-      error !== null &&
-      (error as { code?: unknown }).code === "client_asset_missing"
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<ClientAssetMissingError>(
+    "@arbor/html-export:ClientAssetMissingError",
+  );
 }
 
 /**

@@ -1,11 +1,12 @@
-const MARKER = Symbol.for("arbor.providers.error");
+import { arborMarkerGuard, stampArborMarker } from "./arbor-marker.js";
 
 /**
  * Base of the errors `@arbor/providers` throws for misuse (model failures are `error`
  * events, never thrown). `code` is stable; `isInstance` works across duplicated copies.
+ * It carries the `ArborError` marker without extending the class (see `arbor-marker.ts`),
+ * so `ArborError.isInstance()` is true for it.
  */
 export class ProvidersError extends Error {
-  readonly [MARKER] = true;
   /** A stable machine-readable code. */
   readonly code: string;
 
@@ -17,12 +18,11 @@ export class ProvidersError extends Error {
     super(message, options);
     this.code = code;
     this.name = "ProvidersError";
+    stampArborMarker(this, new.target);
   }
 
   /** True for any error of this package, even from another copy of it. */
-  static isInstance(value: unknown): value is ProvidersError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static readonly isInstance = arborMarkerGuard<ProvidersError>("@arbor/providers:ProvidersError");
 }
 
 /** A model was configured wrongly, e.g. an adapter got neither a client nor an API key. */
@@ -33,9 +33,9 @@ export class ModelConfigError extends ProvidersError {
   }
 
   /** True for a {@link ModelConfigError} from any copy of this package. */
-  static override isInstance(value: unknown): value is ModelConfigError {
-    return ProvidersError.isInstance(value) && value.code === "model_config";
-  }
+  static override readonly isInstance = arborMarkerGuard<ModelConfigError>(
+    "@arbor/providers:ModelConfigError",
+  );
 }
 
 /**
@@ -64,7 +64,7 @@ export class InvalidApiKeyError extends ProvidersError {
   }
 
   /** True for an {@link InvalidApiKeyError} from any copy of this package. */
-  static override isInstance(value: unknown): value is InvalidApiKeyError {
-    return ProvidersError.isInstance(value) && value.code === "invalid_api_key";
-  }
+  static override readonly isInstance = arborMarkerGuard<InvalidApiKeyError>(
+    "@arbor/providers:InvalidApiKeyError",
+  );
 }

@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@arbor/session-store";
+import { arborErrorGuard, SessionStoreError } from "@arbor/session-store";
 
 /**
  * A writer's lease on a session was taken over (it expired while the writer stalled, and
@@ -17,9 +17,9 @@ export class SessionLeaseLostError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionLeaseLostError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionLeaseLostError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionLeaseLostError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionLeaseLostError>(
+    "@arbor/session-store-postgres:SessionLeaseLostError",
+  );
 }
 
 /** An append carried an entry id the session already has (under another operation id). */
@@ -36,9 +36,9 @@ export class DuplicateEntryError extends SessionStoreError {
   }
 
   /** Tells whether a value is a DuplicateEntryError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is DuplicateEntryError {
-    return SessionStoreError.isInstance(error) && error.name === "DuplicateEntryError";
-  }
+  static override readonly isInstance = arborErrorGuard<DuplicateEntryError>(
+    "@arbor/session-store-postgres:DuplicateEntryError",
+  );
 }
 
 /**
@@ -59,9 +59,9 @@ export class DatabaseUnavailableError extends SessionStoreError {
   }
 
   /** Tells whether a value is a DatabaseUnavailableError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is DatabaseUnavailableError {
-    return SessionStoreError.isInstance(error) && error.name === "DatabaseUnavailableError";
-  }
+  static override readonly isInstance = arborErrorGuard<DatabaseUnavailableError>(
+    "@arbor/session-store-postgres:DatabaseUnavailableError",
+  );
 }
 
 /** Errors of the connection rather than of the statement: worth a retry. */

@@ -2,6 +2,8 @@ export { activityTimeFromLineEnd, activityTimeOf } from "./activity-time.js";
 export * from "./arbor-entries/index.js";
 export * from "./compaction/index.js";
 export {
+  ArborError,
+  arborErrorGuard,
   DuplicateEntryIdError,
   type EntryIssue,
   EntryNotFoundError,
@@ -16,7 +18,8 @@ export {
   SessionLockedError,
   SessionReadOnlyError,
   SessionStoreError,
-} from "./errors.js";
+  stampArborError,
+} from "./errors/index.js";
 export * from "./format/entries.js";
 export { type JsonParseResult, safeParseJson } from "./format/json-line.js";
 export { migrateToCurrent, migrateV1ToV2, migrateV2ToV3 } from "./format/migrations.js";

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { activityTimeFromLineEnd, activityTimeOf, laterActivity } from "./activity-time.js";
-import { SessionFileError } from "./errors.js";
+import { SessionFileError } from "./errors/index.js";
 import { type AgentMessage, sessionHeaderSchema } from "./format/entries.js";
 import { isJsonObject, safeParseJson } from "./format/json-line.js";
 import {

@@ -33,6 +33,8 @@ import type {
 describe("runtime exports", () => {
   it("are exactly these names", () => {
     expectTypeOf<keyof typeof api>().toEqualTypeOf<
+      | "ArborError"
+      | "arborErrorGuard"
       | "CURRENT_SESSION_VERSION"
       | "DEFAULT_FILE_TOOL_NAMES"
       | "DEFAULT_TITLE_LENGTH"
@@ -47,6 +49,7 @@ describe("runtime exports", () => {
       | "InvalidStoreQueryError"
       | "MemorySessionStore"
       | "SessionNotFoundError"
+      | "stampArborError"
       | "activityTimeFromLineEnd"
       | "activityTimeOf"
       | "isSpareCopyId"

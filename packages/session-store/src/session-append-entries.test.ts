@@ -5,7 +5,7 @@ import {
   InvalidEntryError,
   SessionIoError,
   SessionReadOnlyError,
-} from "./errors.js";
+} from "./errors/index.js";
 import type { SessionEntry } from "./format/entries.js";
 import { storedText } from "./format/session-log.js";
 import { Session } from "./session.js";

@@ -5,7 +5,7 @@ import {
   SessionFileChangedError,
   SessionReadOnlyError,
   SessionStoreError,
-} from "./errors.js";
+} from "./errors/index.js";
 import type { AgentMessage, ContentBlock, InjectedRule, SessionEntry } from "./format/entries.js";
 import { newEntryIssue } from "./format/new-entry.js";
 import { parseSessionLog, recordOf } from "./format/session-log.js";

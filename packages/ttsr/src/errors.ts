@@ -1,14 +1,13 @@
-const marker = Symbol.for("arbor.ttsr.rule-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /**
  * A stream rule that cannot be used: a pattern that is not a valid regular expression, a
  * scope that names no stream, a missing field. The message names the rule and what to fix.
  */
-export class TtsrRuleError extends Error {
+export class TtsrRuleError extends ArborError {
   override readonly name = "TtsrRuleError";
   /** Stable code, kept across versions so callers can branch on it. */
-  readonly code = "ttsr_invalid_rule";
-  readonly [marker] = true;
+  declare readonly code: "ttsr_invalid_rule";
 
   /**
    * @param ruleName the rule's name, or the file it came from when it has none yet
@@ -19,27 +18,22 @@ export class TtsrRuleError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`rule "${ruleName}": ${message}`, options);
+    super("ttsr_invalid_rule", `rule "${ruleName}": ${message}`, options);
   }
 
   /** True for a `TtsrRuleError`, even one created by another copy of this package. */
-  static isInstance(error: unknown): error is TtsrRuleError {
-    return typeof error === "object" && error !== null && marker in error;
-  }
+  static override readonly isInstance = arborErrorGuard<TtsrRuleError>("@arbor/ttsr:TtsrRuleError");
 }
-
-const rejectedMarker = Symbol.for("arbor.ttsr.pattern-rejected-error");
 
 /**
  * A rule condition that is a valid regular expression but is refused: it can match the
  * empty string, or it needs a backtracking engine that hostile input could freeze (see
  * `judgePattern`). The message names the rule, the condition and the reason.
  */
-export class TtsrPatternRejectedError extends Error {
+export class TtsrPatternRejectedError extends ArborError {
   override readonly name = "TtsrPatternRejectedError";
   /** Stable code, kept across versions so callers can branch on it. */
-  readonly code = "ttsr_pattern_rejected";
-  readonly [rejectedMarker] = true;
+  declare readonly code: "ttsr_pattern_rejected";
 
   /**
    * @param ruleName the rule the condition belongs to
@@ -53,11 +47,14 @@ export class TtsrPatternRejectedError extends Error {
     readonly rejection: "matches-empty" | "back-reference" | "backtracking" | "too-large",
     reason: string,
   ) {
-    super(`rule "${ruleName}": condition ${pattern} is rejected: it ${reason}`);
+    super(
+      "ttsr_pattern_rejected",
+      `rule "${ruleName}": condition ${pattern} is rejected: it ${reason}`,
+    );
   }
 
   /** True for a `TtsrPatternRejectedError`, even one created by another copy of this package. */
-  static isInstance(error: unknown): error is TtsrPatternRejectedError {
-    return typeof error === "object" && error !== null && rejectedMarker in error;
-  }
+  static override readonly isInstance = arborErrorGuard<TtsrPatternRejectedError>(
+    "@arbor/ttsr:TtsrPatternRejectedError",
+  );
 }

@@ -5,6 +5,7 @@
  * and at most one pass over the NFA when it is not, so no pattern can make the work grow
  * faster than the text: there is no backtracking to blow up.
  */
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 import type { RegexNode } from "./regex-syntax.js";
 
 /** Largest NFA a pattern set may compile to (counted repetitions are unrolled). */
@@ -31,8 +32,20 @@ export interface LinearPatternInput {
 }
 
 /** Thrown when a pattern set unrolls into more than {@link maxProgramSize} instructions. */
-export class ProgramTooLargeError extends Error {
+export class ProgramTooLargeError extends ArborError {
   override readonly name = "ProgramTooLargeError";
+  /** Stable code, kept across versions so callers can branch on it. */
+  declare readonly code: "ttsr_program_too_large";
+
+  /** @param message - what the patterns expand to */
+  constructor(message: string) {
+    super("ttsr_program_too_large", message);
+  }
+
+  /** True for a `ProgramTooLargeError`, even one created by another copy of this package. */
+  static override readonly isInstance = arborErrorGuard<ProgramTooLargeError>(
+    "@arbor/ttsr:ProgramTooLargeError",
+  );
 }
 
 const isTerminator = (cp: number) => cp === 10 || cp === 13 || cp === 0x2028 || cp === 0x2029;

@@ -1,4 +1,4 @@
-const marker = Symbol.for("arbor.cli.approval-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The stable codes of {@link ApprovalError}. */
 export type ApprovalErrorCode =
@@ -13,24 +13,14 @@ export type ApprovalErrorCode =
  * Approvals could not be used: a broken `approvals.json` (the message names the file and
  * the field) or an unknown mode. Use {@link ApprovalError.isInstance}.
  */
-export class ApprovalError extends Error {
+export class ApprovalError extends ArborError {
   override readonly name = "ApprovalError";
-  readonly [marker] = true;
+  declare readonly code: ApprovalErrorCode;
 
-  constructor(
-    readonly code: ApprovalErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(code: ApprovalErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 
   /** Tells whether a value is an {@link ApprovalError}, from any copy of this module. */
-  static isInstance(value: unknown): value is ApprovalError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[marker] === true
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<ApprovalError>("@arbor/cli:ApprovalError");
 }

@@ -1,3 +1,4 @@
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 import type { AgentTool } from "@arbor/turn-runner";
 import { type ApproveToolCall, withApproval } from "@arbor/workspace";
 import {
@@ -25,25 +26,20 @@ export interface ApprovalGateOptions {
   onDenied?: (error: ToolCallDeniedError) => void;
 }
 
-const deniedMarker = Symbol.for("arbor.cli.tool-call-denied-error");
-
 /** A call the user (or the lack of a terminal) did not allow; the model reads the message. */
-export class ToolCallDeniedError extends Error {
+export class ToolCallDeniedError extends ArborError {
   override readonly name = "ToolCallDeniedError";
-  readonly [deniedMarker] = true;
+  /** `declined`: the user said no; `no_terminal`: there was no one to ask. */
+  declare readonly code: "declined" | "no_terminal";
 
-  constructor(
-    /** `declined`: the user said no; `no_terminal`: there was no one to ask. */
-    readonly code: "declined" | "no_terminal",
-    message: string,
-  ) {
-    super(message);
+  constructor(code: "declined" | "no_terminal", message: string) {
+    super(code, message);
   }
 
   /** Tells whether a value is a {@link ToolCallDeniedError}, from any copy of this module. */
-  static isInstance(value: unknown): value is ToolCallDeniedError {
-    return typeof value === "object" && value !== null && deniedMarker in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ToolCallDeniedError>(
+    "@arbor/cli:ToolCallDeniedError",
+  );
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -1,4 +1,4 @@
-const marker = Symbol.for("arbor.cli.trust-file-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The stable codes of {@link TrustFileError}. */
 export type TrustFileErrorCode =
@@ -11,25 +11,21 @@ export type TrustFileErrorCode =
  * The trust file (`trusted-projects.json` under Arbor's home) could not be used. The
  * message names the file and what is wrong; use {@link TrustFileError.isInstance}.
  */
-export class TrustFileError extends Error {
+export class TrustFileError extends ArborError {
   override readonly name = "TrustFileError";
-  readonly [marker] = true;
+  declare readonly code: TrustFileErrorCode;
 
   constructor(
-    readonly code: TrustFileErrorCode,
+    code: TrustFileErrorCode,
     readonly file: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 
   /** Tells whether a value is a {@link TrustFileError}, from any copy of this module. */
-  static isInstance(value: unknown): value is TrustFileError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[marker] === true
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<TrustFileError>(
+    "@arbor/cli:TrustFileError",
+  );
 }

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 import type {
   ApiKeyRecord,
   ApiKeyStore,
@@ -11,20 +12,18 @@ import type {
 import { emptyKeyBook, type KeyBook, keyBook, keyBookSchema } from "./key-book.js";
 
 /** The key file holds something that is not a key book; it is never overwritten. */
-export class KeyFileError extends Error {
+export class KeyFileError extends ArborError {
   override readonly name = "KeyFileError";
-  readonly code = "invalid_key_file";
+  declare readonly code: "invalid_key_file";
   constructor(
     readonly path: string,
     reason: string,
   ) {
-    super(`${path}: ${reason}; fix or move the file, it was left unchanged`);
+    super("invalid_key_file", `${path}: ${reason}; fix or move the file, it was left unchanged`);
   }
 
   /** Tells whether a value is a KeyFileError. */
-  static isInstance(value: unknown): value is KeyFileError {
-    return value instanceof Error && value.name === "KeyFileError" && "path" in value;
-  }
+  static override readonly isInstance = arborErrorGuard<KeyFileError>("@arbor/server:KeyFileError");
 }
 
 /**

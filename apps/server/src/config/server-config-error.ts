@@ -1,13 +1,12 @@
-const marker = Symbol.for("@arbor/server.config-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /**
  * The server cannot start as configured: a bad option, environment variable, config file
  * or agent. Names where (`file`), what (`field`) and why (`reason`).
  */
-export class ServerConfigError extends Error {
-  readonly [marker] = true;
+export class ServerConfigError extends ArborError {
   override readonly name = "ServerConfigError";
-  readonly code = "invalid_server_config";
+  declare readonly code: "invalid_server_config";
 
   /**
    * @param source - the config file, `--option` or environment variable at fault
@@ -19,11 +18,11 @@ export class ServerConfigError extends Error {
     readonly field: string,
     readonly reason: string,
   ) {
-    super(`${source}: ${field}: ${reason}`);
+    super("invalid_server_config", `${source}: ${field}: ${reason}`);
   }
 
   /** Tells whether a value is a ServerConfigError, even one from another copy of this package. */
-  static isInstance(value: unknown): value is ServerConfigError {
-    return typeof value === "object" && value !== null && marker in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ServerConfigError>(
+    "@arbor/server:ServerConfigError",
+  );
 }

@@ -1,4 +1,4 @@
-const marker = Symbol.for("@arbor/server.api-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The HTTP statuses the server answers errors with. */
 export type ApiErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 500 | 503;
@@ -7,8 +7,7 @@ export type ApiErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429
  * An error the server answers as `{ error: { code, message } }` with `status`. Every other
  * thrown value is mapped to one in one place ({@link toApiError}).
  */
-export class ApiError extends Error {
-  readonly [marker] = true;
+export class ApiError extends ArborError {
   override readonly name = "ApiError";
 
   /**
@@ -18,16 +17,14 @@ export class ApiError extends Error {
    */
   constructor(
     readonly status: ApiErrorStatus,
-    readonly code: string,
+    code: string,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 
   /** Tells whether a value is an ApiError, even one from another copy of this package. */
-  static isInstance(value: unknown): value is ApiError {
-    return typeof value === "object" && value !== null && marker in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ApiError>("@arbor/server:ApiError");
 }
 
 /** The body of every error response. */

@@ -1,8 +1,8 @@
-const CODE = "cassette_not_found";
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** A replayed call had no cassette; the message names the key and the file expected. */
-export class CassetteNotFoundError extends Error {
-  readonly code = CODE;
+export class CassetteNotFoundError extends ArborError {
+  declare readonly code: "cassette_not_found";
   /** The request key no cassette was found for. */
   readonly key: string;
   /** Where the cassette was expected. */
@@ -10,6 +10,7 @@ export class CassetteNotFoundError extends Error {
 
   constructor(key: string, path: string) {
     super(
+      "cassette_not_found",
       `no cassette for request key ${key} (expected ${path}); record it first with recordModel(), or check that the request did not change`,
     );
     this.name = "CassetteNotFoundError";
@@ -18,9 +19,7 @@ export class CassetteNotFoundError extends Error {
   }
 
   /** True for a {@link CassetteNotFoundError} from any copy of this package. */
-  static isInstance(value: unknown): value is CassetteNotFoundError {
-    return (
-      typeof value === "object" && value !== null && (value as { code?: unknown }).code === CODE
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<CassetteNotFoundError>(
+    "@arbor/test-harness:CassetteNotFoundError",
+  );
 }

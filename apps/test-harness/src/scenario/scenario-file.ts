@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 import { parse as parseYaml } from "yaml";
 import {
   AGENT_SCENARIO_VERSION,
@@ -35,24 +36,20 @@ export interface ScenarioFile {
 }
 
 /** A scenario file that could not be read or did not validate; `path` says which. */
-export class ScenarioFileError extends Error {
-  readonly code = "scenario_file";
+export class ScenarioFileError extends ArborError {
+  declare readonly code: "scenario_file";
   readonly path: string;
 
   constructor(path: string, reason: string) {
-    super(`${path}: ${reason}`);
+    super("scenario_file", `${path}: ${reason}`);
     this.name = "ScenarioFileError";
     this.path = path;
   }
 
   /** True for a {@link ScenarioFileError} from any copy of this package. */
-  static isInstance(value: unknown): value is ScenarioFileError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as { code?: unknown }).code === "scenario_file"
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<ScenarioFileError>(
+    "@arbor/test-harness:ScenarioFileError",
+  );
 }
 
 /**

@@ -1,10 +1,12 @@
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
+
 /**
  * Thrown when `withChildren` (or `exportSessionTreeToHtml`) gets a limit that is not a
  * whole number of zero or more: `maxDepth` or `maxEntries`.
  */
-export class ChildOptionsError extends Error {
+export class ChildOptionsError extends ArborError {
   override readonly name = "ChildOptionsError";
-  readonly code = "invalid_child_options";
+  declare readonly code: "invalid_child_options";
 
   constructor(
     /** The option at fault. */
@@ -12,17 +14,16 @@ export class ChildOptionsError extends Error {
     /** The value given. */
     readonly value: unknown,
   ) {
-    super(`withChildren.${field} must be a whole number of 0 or more; got ${String(value)}.`);
+    super(
+      "invalid_child_options",
+      `withChildren.${field} must be a whole number of 0 or more; got ${String(value)}.`,
+    );
   }
 
   /** Whether an error is a {@link ChildOptionsError}, across copies of this package. */
-  static isInstance(error: unknown): error is ChildOptionsError {
-    return (
-      typeof error === "object" &&
-      error !== null &&
-      (error as { code?: unknown }).code === "invalid_child_options"
-    );
-  }
+  static override readonly isInstance = arborErrorGuard<ChildOptionsError>(
+    "@arbor/html-export:ChildOptionsError",
+  );
 }
 
 /** Returns a limit, or its default when absent; throws {@link ChildOptionsError} when it is bad. */

@@ -1,4 +1,5 @@
-import { hasOrchestrationCode, OrchestrationError } from "./orchestration-error.js";
+import { arborErrorGuard } from "@arbor/session-store";
+import { OrchestrationError } from "./orchestration-error.js";
 
 /** One problem of an agent definition: the key at fault (dotted path) and why. */
 export interface DefinitionProblem {
@@ -46,7 +47,7 @@ export class AgentDefinitionError extends OrchestrationError {
   }
 
   /** True for an {@link AgentDefinitionError} from any copy of this package. */
-  static override isInstance(value: unknown): value is AgentDefinitionError {
-    return hasOrchestrationCode(value, "invalid_agent_definition");
-  }
+  static override readonly isInstance = arborErrorGuard<AgentDefinitionError>(
+    "@arbor/orchestration:AgentDefinitionError",
+  );
 }

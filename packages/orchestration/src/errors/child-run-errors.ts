@@ -1,4 +1,5 @@
-import { hasOrchestrationCode, OrchestrationError } from "./orchestration-error.js";
+import { arborErrorGuard } from "@arbor/session-store";
+import { OrchestrationError } from "./orchestration-error.js";
 
 /** Why a child run was not started. */
 export type ChildRunRefusal = "depth_limit" | "cycle" | "stopped" | "aborted";
@@ -24,7 +25,7 @@ export class ChildRunRefusedError extends OrchestrationError {
   }
 
   /** True for a {@link ChildRunRefusedError} from any copy of this package. */
-  static override isInstance(value: unknown): value is ChildRunRefusedError {
-    return hasOrchestrationCode(value, "child_run_refused");
-  }
+  static override readonly isInstance = arborErrorGuard<ChildRunRefusedError>(
+    "@arbor/orchestration:ChildRunRefusedError",
+  );
 }

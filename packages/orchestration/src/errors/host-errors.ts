@@ -1,4 +1,5 @@
-import { hasOrchestrationCode, OrchestrationError } from "./orchestration-error.js";
+import { arborErrorGuard } from "@arbor/session-store";
+import { OrchestrationError } from "./orchestration-error.js";
 
 /** What was handed to `AgentHost.open` (or a later call) cannot work. */
 export class InvalidHostOptionsError extends OrchestrationError {
@@ -15,7 +16,7 @@ export class InvalidHostOptionsError extends OrchestrationError {
   }
 
   /** True for an {@link InvalidHostOptionsError} from any copy of this package. */
-  static override isInstance(value: unknown): value is InvalidHostOptionsError {
-    return hasOrchestrationCode(value, "invalid_host_options");
-  }
+  static override readonly isInstance = arborErrorGuard<InvalidHostOptionsError>(
+    "@arbor/orchestration:InvalidHostOptionsError",
+  );
 }

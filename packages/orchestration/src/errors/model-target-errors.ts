@@ -1,4 +1,5 @@
-import { hasOrchestrationCode, OrchestrationError } from "./orchestration-error.js";
+import { arborErrorGuard } from "@arbor/session-store";
+import { OrchestrationError } from "./orchestration-error.js";
 
 /** A model target names a provider the app did not configure. */
 export class UnknownProviderError extends OrchestrationError {
@@ -20,9 +21,9 @@ export class UnknownProviderError extends OrchestrationError {
   }
 
   /** True for an {@link UnknownProviderError} from any copy of this package. */
-  static override isInstance(value: unknown): value is UnknownProviderError {
-    return hasOrchestrationCode(value, "unknown_provider");
-  }
+  static override readonly isInstance = arborErrorGuard<UnknownProviderError>(
+    "@arbor/orchestration:UnknownProviderError",
+  );
 }
 
 /** A configured provider has no API key (empty or missing) to send. */
@@ -37,7 +38,7 @@ export class MissingApiKeyError extends OrchestrationError {
   }
 
   /** True for a {@link MissingApiKeyError} from any copy of this package. */
-  static override isInstance(value: unknown): value is MissingApiKeyError {
-    return hasOrchestrationCode(value, "missing_api_key");
-  }
+  static override readonly isInstance = arborErrorGuard<MissingApiKeyError>(
+    "@arbor/orchestration:MissingApiKeyError",
+  );
 }

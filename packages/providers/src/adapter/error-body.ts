@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("arbor.providers.error-body-response");
+import { arborMarkerGuard, stampArborMarker } from "../arbor-marker.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -22,7 +22,8 @@ export function isErrorBody(value: unknown): value is JsonObject {
  * reports a failure instead of an empty stream; the classifier reads `body`.
  */
 export class ErrorBodyResponse extends Error {
-  readonly [MARKER] = true;
+  /** A stable machine-readable code. */
+  readonly code = "error_body_response";
   /** The HTTP status the server sent (2xx). */
   readonly status: number;
   /** The parsed error body. */
@@ -31,14 +32,15 @@ export class ErrorBodyResponse extends Error {
   constructor(status: number, body: JsonObject) {
     super(`the provider answered HTTP ${status} with an error body instead of a stream`);
     this.name = "ErrorBodyResponse";
+    stampArborMarker(this, new.target);
     this.status = status;
     this.body = body;
   }
 
   /** True for an {@link ErrorBodyResponse} from any copy of this package. */
-  static isInstance(value: unknown): value is ErrorBodyResponse {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static readonly isInstance = arborMarkerGuard<ErrorBodyResponse>(
+    "@arbor/providers:ErrorBodyResponse",
+  );
 }
 
 function parse(text: string): unknown {

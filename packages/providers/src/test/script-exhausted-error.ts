@@ -1,3 +1,4 @@
+import { arborMarkerGuard } from "../arbor-marker.js";
 import { ProvidersError } from "../errors.js";
 
 /** A scripted model was called more often than it had answers for. */
@@ -15,7 +16,7 @@ export class ScriptExhaustedError extends ProvidersError {
   }
 
   /** True for a {@link ScriptExhaustedError} from any copy of this package. */
-  static override isInstance(value: unknown): value is ScriptExhaustedError {
-    return ProvidersError.isInstance(value) && value.code === "script_exhausted";
-  }
+  static override readonly isInstance = arborMarkerGuard<ScriptExhaustedError>(
+    "@arbor/providers:ScriptExhaustedError",
+  );
 }

@@ -1,4 +1,4 @@
-import type { EntryIssue } from "../errors.js";
+import type { EntryIssue } from "../errors/index.js";
 
 /**
  * Finds the first part of a value that would not come back the same from

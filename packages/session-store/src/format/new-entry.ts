@@ -1,4 +1,4 @@
-import type { EntryIssue } from "../errors.js";
+import type { EntryIssue } from "../errors/index.js";
 import { findJsonIssue } from "./json-safety.js";
 import { entrySchemaIssue } from "./session-log.js";
 

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { SessionFileError } from "../errors.js";
+import { SessionFileError } from "../errors/index.js";
 import type { IdSet } from "../ids.js";
 import {
   knownEntrySchemas,

@@ -1,4 +1,4 @@
-import { SessionStoreError } from "../errors.js";
+import { arborErrorGuard, SessionStoreError } from "../errors/index.js";
 
 /**
  * Why a source cannot be imported at all: it cannot be read, it is binary, it holds no
@@ -28,7 +28,7 @@ export class SessionImportError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionImportError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionImportError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionImportError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionImportError>(
+    "@arbor/session-store:SessionImportError",
+  );
 }

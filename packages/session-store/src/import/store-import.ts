@@ -1,4 +1,4 @@
-import { DuplicateEntryIdError, EntryNotFoundError } from "../errors.js";
+import { DuplicateEntryIdError, EntryNotFoundError } from "../errors/index.js";
 import type { SessionEntry } from "../format/entries.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SessionNotFoundError } from "../store/store-errors.js";

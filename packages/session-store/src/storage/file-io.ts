@@ -1,5 +1,5 @@
 import { fdatasync, type Stats, statSync } from "node:fs";
-import { SessionFileError } from "../errors.js";
+import { SessionFileError } from "../errors/index.js";
 import { fileKind } from "./io-errors.js";
 
 /** The one system call an append makes, swappable in tests (a full disk, a failing device). */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { link, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { z } from "zod";
-import { SessionLockedError } from "../errors.js";
+import { SessionLockedError } from "../errors/index.js";
 import { safeParseJson } from "../format/json-line.js";
 import { currentProcess, holderIsRunning } from "./process-identity.js";
 

@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { link, mkdir, open, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { SessionFileChangedError, SessionStoreError } from "../errors.js";
+import { SessionFileChangedError, SessionStoreError } from "../errors/index.js";
 import { ListingIndexKeeper } from "../listing-index-keeper.js";
 import { sessionFileName } from "../session-options.js";
 import {

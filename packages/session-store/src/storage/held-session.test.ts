@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SessionStoreError } from "../errors.js";
+import { SessionStoreError } from "../errors/index.js";
 import type { LogProblem } from "../format/session-log.js";
 import { Session } from "../session.js";
 import type { HeldSession, SessionStorage, StoredLog } from "./session-storage.js";

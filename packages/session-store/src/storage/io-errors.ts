@@ -1,4 +1,4 @@
-import { SessionFileError, SessionIoError, SessionStoreError } from "../errors.js";
+import { SessionFileError, SessionIoError, SessionStoreError } from "../errors/index.js";
 
 /**
  * Turns a raw system error from the file backend into a typed `SessionStoreError` naming

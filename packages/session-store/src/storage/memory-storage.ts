@@ -1,4 +1,4 @@
-import { SessionLockedError } from "../errors.js";
+import { SessionLockedError } from "../errors/index.js";
 import { logTail, tornTailProblem } from "./log-tail.js";
 import type { SessionStorage, StoredLog } from "./session-storage.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { EntryNotFoundError, SessionLockedError, SessionReadOnlyError } from "../errors.js";
+import { EntryNotFoundError, SessionLockedError, SessionReadOnlyError } from "../errors/index.js";
 import { spareCopyId } from "../spare-copy.js";
 import type { SessionStore } from "./session-store.js";
 import { InvalidStoreQueryError, SessionNotFoundError } from "./store-errors.js";

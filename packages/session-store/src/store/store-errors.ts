@@ -1,4 +1,4 @@
-import { SessionStoreError } from "../errors.js";
+import { arborErrorGuard, SessionStoreError } from "../errors/index.js";
 
 /** No session with this id in the store (or in the tenant asked for). */
 export class SessionNotFoundError extends SessionStoreError {
@@ -14,9 +14,9 @@ export class SessionNotFoundError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionNotFoundError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionNotFoundError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionNotFoundError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionNotFoundError>(
+    "@arbor/session-store:SessionNotFoundError",
+  );
 }
 
 /** A store call given a field it cannot use: an unknown cursor, a limit out of range, … */
@@ -30,7 +30,7 @@ export class InvalidStoreQueryError extends SessionStoreError {
   }
 
   /** Tells whether a value is an InvalidStoreQueryError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is InvalidStoreQueryError {
-    return SessionStoreError.isInstance(error) && error.name === "InvalidStoreQueryError";
-  }
+  static override readonly isInstance = arborErrorGuard<InvalidStoreQueryError>(
+    "@arbor/session-store:InvalidStoreQueryError",
+  );
 }

@@ -1,5 +1,5 @@
 import { activityTimeFromLineEnd, activityTimeOf, laterActivity } from "../activity-time.js";
-import { EntryNotFoundError } from "../errors.js";
+import { EntryNotFoundError } from "../errors/index.js";
 import type {
   LabelEntry,
   LeafEntry,

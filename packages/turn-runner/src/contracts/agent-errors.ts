@@ -1,11 +1,18 @@
 /**
  * The errors an agent throws at its caller, each with a stable `code` an HTTP layer maps to
  * a status without reading messages, and a static `isInstance()` that works across
- * duplicated copies of this package. Each extends the built-in class it replaces
- * (`TypeError` or `RangeError`), so code that caught those keeps working.
+ * duplicated copies of this package.
+ *
+ * Unlike every other Arbor error they do not extend `ArborError`: each extends the built-in
+ * class it replaced (`TypeError` or `RangeError`), on purpose, so code that caught those
+ * with `instanceof` keeps working (this package's tests pin it). They carry the one Arbor
+ * marker all the same (stamped in the constructor), so `ArborError.isInstance()` is true
+ * for them, and they share the group marker {@link isAgentError} looks for.
  */
+import { arborErrorGuard, stampArborError } from "@arbor/session-store";
 
-const marker = Symbol.for("@arbor/turn-runner.agent-error");
+/** The group marker every error of an agent carries, whichever built-in class it extends. */
+const AGENT_ERROR_GROUP = "@arbor/turn-runner:AgentError";
 
 /** The stable codes of the errors an agent throws. */
 export const AGENT_ERROR_CODES = [
@@ -27,17 +34,11 @@ export interface AgentError extends Error {
 }
 
 /** Tells whether a value is an error an agent threw, even one from another copy of this package. */
-export function isAgentError(value: unknown): value is AgentError {
-  return typeof value === "object" && value !== null && marker in value;
-}
-
-function hasCode<T extends AgentError>(value: unknown, code: AgentErrorCode): value is T {
-  return isAgentError(value) && value.code === code;
-}
+export const isAgentError: (value: unknown) => value is AgentError =
+  arborErrorGuard<AgentError>(AGENT_ERROR_GROUP);
 
 /** A prompt or a change was asked for while a prompt runs; await it or abort it first. */
 export class AgentBusyError extends TypeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "agent_busy" as const;
   override readonly name = "AgentBusyError";
 
@@ -50,17 +51,15 @@ export class AgentBusyError extends TypeError implements AgentError {
     message: string,
   ) {
     super(message);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link AgentBusyError} from any copy of this package. */
-  static isInstance(value: unknown): value is AgentBusyError {
-    return hasCode(value, "agent_busy");
-  }
+  static readonly isInstance = arborErrorGuard<AgentBusyError>("@arbor/turn-runner:AgentBusyError");
 }
 
 /** The agent was shut down; create a new one. */
 export class AgentClosedError extends TypeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "agent_closed" as const;
   override readonly name = "AgentClosedError";
 
@@ -73,17 +72,17 @@ export class AgentClosedError extends TypeError implements AgentError {
     message: string,
   ) {
     super(message);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link AgentClosedError} from any copy of this package. */
-  static isInstance(value: unknown): value is AgentClosedError {
-    return hasCode(value, "agent_closed");
-  }
+  static readonly isInstance = arborErrorGuard<AgentClosedError>(
+    "@arbor/turn-runner:AgentClosedError",
+  );
 }
 
 /** What was handed to `prompt()` is not a valid prompt (an image without data, not an image). */
 export class InvalidPromptError extends TypeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "invalid_prompt" as const;
   override readonly name = "InvalidPromptError";
 
@@ -96,17 +95,17 @@ export class InvalidPromptError extends TypeError implements AgentError {
     message: string,
   ) {
     super(message);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link InvalidPromptError} from any copy of this package. */
-  static isInstance(value: unknown): value is InvalidPromptError {
-    return hasCode(value, "invalid_prompt");
-  }
+  static readonly isInstance = arborErrorGuard<InvalidPromptError>(
+    "@arbor/turn-runner:InvalidPromptError",
+  );
 }
 
 /** The agent's options cannot work: no targets, two tools of one name, a reserved name, … */
 export class InvalidAgentOptionsError extends TypeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "invalid_agent_options" as const;
   override readonly name = "InvalidAgentOptionsError";
 
@@ -119,34 +118,34 @@ export class InvalidAgentOptionsError extends TypeError implements AgentError {
     message: string,
   ) {
     super(message);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link InvalidAgentOptionsError} from any copy of this package. */
-  static isInstance(value: unknown): value is InvalidAgentOptionsError {
-    return hasCode(value, "invalid_agent_options");
-  }
+  static readonly isInstance = arborErrorGuard<InvalidAgentOptionsError>(
+    "@arbor/turn-runner:InvalidAgentOptionsError",
+  );
 }
 
 /** A tree operation named an entry the session does not have. */
 export class EntryNotFoundError extends RangeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "entry_not_found" as const;
   override readonly name = "EntryNotFoundError";
 
   /** @param entryId - the id that was not found */
   constructor(readonly entryId: string) {
     super(`no entry "${entryId}" in this session; pick an id from getTree()`);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link EntryNotFoundError} from any copy of this package. */
-  static isInstance(value: unknown): value is EntryNotFoundError {
-    return hasCode(value, "entry_not_found");
-  }
+  static readonly isInstance = arborErrorGuard<EntryNotFoundError>(
+    "@arbor/turn-runner:EntryNotFoundError",
+  );
 }
 
 /** `setThinkingLevel()` was given a level the agent does not know. */
 export class InvalidThinkingLevelError extends RangeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "invalid_thinking_level" as const;
   override readonly name = "InvalidThinkingLevelError";
 
@@ -159,17 +158,17 @@ export class InvalidThinkingLevelError extends RangeError implements AgentError 
     known: readonly string[],
   ) {
     super(`unknown thinking level "${level}"; use one of ${known.join(", ")}`);
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link InvalidThinkingLevelError} from any copy of this package. */
-  static isInstance(value: unknown): value is InvalidThinkingLevelError {
-    return hasCode(value, "invalid_thinking_level");
-  }
+  static readonly isInstance = arborErrorGuard<InvalidThinkingLevelError>(
+    "@arbor/turn-runner:InvalidThinkingLevelError",
+  );
 }
 
 /** `subscribe({ afterSeq })` was given something that is not a sequence number. */
 export class InvalidSubscriptionError extends RangeError implements AgentError {
-  readonly [marker] = true;
   readonly code = "invalid_subscription" as const;
   override readonly name = "InvalidSubscriptionError";
 
@@ -178,10 +177,11 @@ export class InvalidSubscriptionError extends RangeError implements AgentError {
     super(
       `subscribe(): afterSeq must be a whole number of 0 or more (the seq of the last event seen), got ${String(afterSeq)}`,
     );
+    stampArborError(this, new.target, [AGENT_ERROR_GROUP]);
   }
 
   /** True for an {@link InvalidSubscriptionError} from any copy of this package. */
-  static isInstance(value: unknown): value is InvalidSubscriptionError {
-    return hasCode(value, "invalid_subscription");
-  }
+  static readonly isInstance = arborErrorGuard<InvalidSubscriptionError>(
+    "@arbor/turn-runner:InvalidSubscriptionError",
+  );
 }

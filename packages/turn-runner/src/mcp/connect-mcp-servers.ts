@@ -1,3 +1,4 @@
+import { arborErrorGuard } from "@arbor/session-store";
 import type { AgentTool } from "../agent-tool.js";
 import { connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
 import { McpConfigError, McpError, McpServerStartError } from "./mcp-errors.js";
@@ -31,9 +32,9 @@ export class McpServersStartError extends McpError {
   }
 
   /** True for a {@link McpServersStartError} from any copy of this package. */
-  static override isInstance(value: unknown): value is McpServersStartError {
-    return McpError.isInstance(value) && value.code === "mcp_servers_start";
-  }
+  static override readonly isInstance = arborErrorGuard<McpServersStartError>(
+    "@arbor/turn-runner:McpServersStartError",
+  );
 }
 
 /**

@@ -1,13 +1,10 @@
-const MARKER = Symbol.for("arbor.turn-runner.mcp-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /**
  * Base of the errors of Arbor's MCP client. `code` is stable; `isInstance` works across
  * duplicated copies of the package.
  */
-export class McpError extends Error {
-  readonly [MARKER] = true;
-  /** A stable machine-readable code. */
-  readonly code: string;
+export class McpError extends ArborError {
   /** The configured name of the server concerned. */
   readonly serverName: string;
 
@@ -17,16 +14,13 @@ export class McpError extends Error {
    * @param message - what was wrong and what to do about it
    */
   constructor(code: string, serverName: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
     this.serverName = serverName;
     this.name = "McpError";
   }
 
   /** True for any MCP error of this package, even from another copy of it. */
-  static isInstance(value: unknown): value is McpError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<McpError>("@arbor/turn-runner:McpError");
 }
 
 /** An MCP server could not be started, initialised or asked for its tools. */
@@ -56,9 +50,9 @@ export class McpServerStartError extends McpError {
   }
 
   /** True for a {@link McpServerStartError} from any copy of this package. */
-  static override isInstance(value: unknown): value is McpServerStartError {
-    return McpError.isInstance(value) && value.code === "mcp_server_start";
-  }
+  static override readonly isInstance = arborErrorGuard<McpServerStartError>(
+    "@arbor/turn-runner:McpServerStartError",
+  );
 }
 
 /** The configuration of MCP servers is wrong: invalid fields, duplicate names or tool names. */
@@ -69,9 +63,9 @@ export class McpConfigError extends McpError {
   }
 
   /** True for a {@link McpConfigError} from any copy of this package. */
-  static override isInstance(value: unknown): value is McpConfigError {
-    return McpError.isInstance(value) && value.code === "mcp_config";
-  }
+  static override readonly isInstance = arborErrorGuard<McpConfigError>(
+    "@arbor/turn-runner:McpConfigError",
+  );
 }
 
 /** An MCP tool call failed: the server reported an error result, or the call itself failed. */
@@ -86,7 +80,7 @@ export class McpToolCallError extends McpError {
   }
 
   /** True for a {@link McpToolCallError} from any copy of this package. */
-  static override isInstance(value: unknown): value is McpToolCallError {
-    return McpError.isInstance(value) && value.code === "mcp_tool_call";
-  }
+  static override readonly isInstance = arborErrorGuard<McpToolCallError>(
+    "@arbor/turn-runner:McpToolCallError",
+  );
 }

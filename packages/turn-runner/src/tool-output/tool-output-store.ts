@@ -2,25 +2,22 @@ import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const MARKER = Symbol.for("arbor.turn-runner.tool-output-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** A stored output cannot be read: a malformed or unknown handle, or an offset past its end. */
-export class ToolOutputError extends Error {
-  readonly [MARKER] = true;
+export class ToolOutputError extends ArborError {
   /** A stable machine-readable code: `invalid_handle`, `unknown_handle` or `offset_out_of_range`. */
-  readonly code: "invalid_handle" | "unknown_handle" | "offset_out_of_range";
+  declare readonly code: "invalid_handle" | "unknown_handle" | "offset_out_of_range";
 
   constructor(code: ToolOutputError["code"], message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.name = "ToolOutputError";
   }
 
   /** True for a {@link ToolOutputError} from any copy of this package. */
-  static isInstance(value: unknown): value is ToolOutputError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<ToolOutputError>(
+    "@arbor/turn-runner:ToolOutputError",
+  );
 }
 
 /** Handles are made here and nothing else is accepted, so a handle never names a path. */

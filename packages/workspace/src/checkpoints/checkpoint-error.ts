@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("arbor.workspace.checkpoint-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** Why a checkpoint operation failed. */
 export type CheckpointErrorCode =
@@ -19,11 +19,10 @@ export type CheckpointErrorCode =
  * A checkpoint operation failed. The message says what went wrong and what to do; `path`
  * names the workspace file involved, when there is one.
  */
-export class CheckpointError extends Error {
+export class CheckpointError extends ArborError {
   override readonly name = "CheckpointError";
-  readonly [MARKER] = true;
   /** A stable machine-readable reason. */
-  readonly code: CheckpointErrorCode;
+  declare readonly code: CheckpointErrorCode;
   /** The workspace path involved, relative and `/`-separated. */
   readonly path: string | undefined;
 
@@ -32,13 +31,12 @@ export class CheckpointError extends Error {
     message: string,
     options: { path?: string; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.path = options.path;
   }
 
   /** Whether a value is a {@link CheckpointError}, also across package copies. */
-  static isInstance(value: unknown): value is CheckpointError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<CheckpointError>(
+    "@arbor/workspace:CheckpointError",
+  );
 }

@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("arbor.workspace.workspace-tool-error");
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** Why a workspace tool refused a path. */
 export type WorkspaceToolErrorCode =
@@ -19,19 +19,17 @@ export type WorkspaceToolErrorCode =
  * A workspace tool (`read`, `write`, `edit`, `bash`, `grep`, `find`, `ls`) refused a call. The message names the path
  * as the model gave it and the reason; it never quotes what lies outside the workspace.
  */
-export class WorkspaceToolError extends Error {
+export class WorkspaceToolError extends ArborError {
   override readonly name = "WorkspaceToolError";
-  readonly [MARKER] = true;
   /** A stable machine-readable reason. */
-  readonly code: WorkspaceToolErrorCode;
+  declare readonly code: WorkspaceToolErrorCode;
 
   constructor(code: WorkspaceToolErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 
   /** Whether a value is a {@link WorkspaceToolError}, also across package copies. */
-  static isInstance(value: unknown): value is WorkspaceToolError {
-    return typeof value === "object" && value !== null && MARKER in value;
-  }
+  static override readonly isInstance = arborErrorGuard<WorkspaceToolError>(
+    "@arbor/workspace:WorkspaceToolError",
+  );
 }

@@ -1,22 +1,25 @@
+import { ArborError, arborErrorGuard } from "@arbor/session-store";
+
 /**
  * An instance tried to write for a run it no longer holds: its lease expired (it stalled or
  * lost the database) and the run was marked interrupted, or another generation took it.
  * Nothing is written; the instance stops the run.
  */
-export class RunLeaseLostError extends Error {
+export class RunLeaseLostError extends ArborError {
   override readonly name = "RunLeaseLostError";
-  readonly code = "run_lease_lost";
+  declare readonly code: "run_lease_lost";
   constructor(
     readonly runId: string,
     readonly generation: number,
   ) {
     super(
+      "run_lease_lost",
       `run "${runId}": this instance no longer holds generation ${generation} of the run (its lease expired); nothing more is written for it`,
     );
   }
 
   /** Tells whether a value is a RunLeaseLostError, even one from another copy of this package. */
-  static isInstance(error: unknown): error is RunLeaseLostError {
-    return error instanceof Error && error.name === "RunLeaseLostError";
-  }
+  static override readonly isInstance = arborErrorGuard<RunLeaseLostError>(
+    "@arbor/server:RunLeaseLostError",
+  );
 }

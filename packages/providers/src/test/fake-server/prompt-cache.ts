@@ -1,4 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
+import { arborMarkerGuard, stampArborMarker } from "../../arbor-marker.js";
 
 /** The input side of one call's usage as a provider with a prompt cache reports it. */
 export interface CachedInputUsage {
@@ -17,6 +18,19 @@ export const FAKE_ANTHROPIC_MAX_BREAKPOINTS = 4;
 /** Thrown for a request the real API would reject for its cache markers. */
 export class FakeCacheRequestError extends Error {
   override readonly name = "FakeCacheRequestError";
+  /** A stable machine-readable code. */
+  readonly code = "fake_cache_request";
+
+  /** @param message - the error the real API answers, word for word */
+  constructor(message: string) {
+    super(message);
+    stampArborMarker(this, new.target);
+  }
+
+  /** True for a {@link FakeCacheRequestError} from any copy of this package. */
+  static readonly isInstance = arborMarkerGuard<FakeCacheRequestError>(
+    "@arbor/providers:FakeCacheRequestError",
+  );
 }
 
 /**

@@ -2,25 +2,16 @@
  * Errors thrown by the session store. Each has a stable `name` and `code`, and a static
  * `isInstance()` that works across duplicated copies of this package.
  */
-
-const marker = Symbol.for("@arbor/session-store.error");
+import { ArborError, arborErrorGuard } from "./arbor-error.js";
 
 /** The base of every session-store error. */
-export class SessionStoreError extends Error {
-  readonly [marker] = true;
+export class SessionStoreError extends ArborError {
   override readonly name: string = "SessionStoreError";
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 
   /** Tells whether a value is a SessionStoreError, even one from another copy of this package. */
-  static isInstance(error: unknown): error is SessionStoreError {
-    return typeof error === "object" && error !== null && marker in error;
-  }
+  static override readonly isInstance = arborErrorGuard<SessionStoreError>(
+    "@arbor/session-store:SessionStoreError",
+  );
 }
 
 /**
@@ -51,9 +42,9 @@ export class SessionFileError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionFileError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionFileError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionFileError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionFileError>(
+    "@arbor/session-store:SessionFileError",
+  );
 }
 
 /** Who holds a session's writer lock, as its lock file records it. */
@@ -91,9 +82,9 @@ export class SessionLockedError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionLockedError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionLockedError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionLockedError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionLockedError>(
+    "@arbor/session-store:SessionLockedError",
+  );
 }
 
 function lockedMessage(path: string, pid: number, holder: LockHolder | undefined): string {
@@ -131,9 +122,9 @@ export class EntryNotFoundError extends SessionStoreError {
   }
 
   /** Tells whether a value is a EntryNotFoundError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is EntryNotFoundError {
-    return SessionStoreError.isInstance(error) && error.name === "EntryNotFoundError";
-  }
+  static override readonly isInstance = arborErrorGuard<EntryNotFoundError>(
+    "@arbor/session-store:EntryNotFoundError",
+  );
 }
 
 /**
@@ -150,9 +141,9 @@ export class DuplicateEntryIdError extends SessionStoreError {
   }
 
   /** Tells whether a value is a DuplicateEntryIdError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is DuplicateEntryIdError {
-    return SessionStoreError.isInstance(error) && error.name === "DuplicateEntryIdError";
-  }
+  static override readonly isInstance = arborErrorGuard<DuplicateEntryIdError>(
+    "@arbor/session-store:DuplicateEntryIdError",
+  );
 }
 
 /** A write on a session opened read-only, or closed. */
@@ -163,9 +154,9 @@ export class SessionReadOnlyError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionReadOnlyError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionReadOnlyError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionReadOnlyError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionReadOnlyError>(
+    "@arbor/session-store:SessionReadOnlyError",
+  );
 }
 
 /** Where an entry failed its check: a dotted path into the entry, and what is wrong there. */
@@ -193,9 +184,9 @@ export class InvalidEntryError extends SessionStoreError {
   }
 
   /** Tells whether a value is an InvalidEntryError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is InvalidEntryError {
-    return SessionStoreError.isInstance(error) && error.name === "InvalidEntryError";
-  }
+  static override readonly isInstance = arborErrorGuard<InvalidEntryError>(
+    "@arbor/session-store:InvalidEntryError",
+  );
 }
 
 /**
@@ -224,9 +215,9 @@ export class SessionFileChangedError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionFileChangedError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionFileChangedError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionFileChangedError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionFileChangedError>(
+    "@arbor/session-store:SessionFileChangedError",
+  );
 }
 
 /** What kind of failure a {@link SessionIoError} is. */
@@ -252,9 +243,9 @@ export class SessionIoError extends SessionStoreError {
   }
 
   /** Tells whether a value is a SessionIoError, even one from another copy of this package. */
-  static override isInstance(error: unknown): error is SessionIoError {
-    return SessionStoreError.isInstance(error) && error.name === "SessionIoError";
-  }
+  static override readonly isInstance = arborErrorGuard<SessionIoError>(
+    "@arbor/session-store:SessionIoError",
+  );
 }
 
 function ioMessage(
