@@ -52,7 +52,7 @@ import { singleRun } from "./single-run.js";
  * const host = await AgentHost.open({
  *   sessionDir: ".arbor/sessions",
  *   create: { cwd: process.cwd() },
- *   definition: await loadAgentFile(".arbor/agents/reviewer.md"),
+ *   agent: await loadAgentTree(".arbor/agents/reviewer.md"),
  *   models: { providers: { openai: { api: "openai-chat", apiKey } } },
  * });
  * const run = host.prompt("Review the last commit");
