@@ -2,6 +2,7 @@ import { fstatSync } from "node:fs";
 import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
+import type { CliAgent } from "../host/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { lastAssistantText } from "../session-text.js";
 import {
@@ -64,6 +65,7 @@ export async function printCommand(context: CliContext, words: readonly string[]
   const resuming = context.args.continue || context.args.session !== undefined;
   if (!prompt && !resuming) throw noPrompt();
   const unguard = guardExtensionFailures(process);
+  let agent: CliAgent | undefined;
   let host: AgentHost | undefined;
   let stoppedBy: TerminationSignal | undefined;
   const stopOnSignal = onTerminationSignal((signal) => {
@@ -71,7 +73,8 @@ export async function printCommand(context: CliContext, words: readonly string[]
     host?.abort();
   });
   try {
-    host = await openRunHost(context, selection, overrides);
+    agent = await openRunHost(context, selection, overrides);
+    host = agent.host;
     if (stoppedBy !== undefined) return signalExitCode(stoppedBy);
     const opened = host;
     // Without a prompt, a resumed session whose last message got no answer (the process
@@ -104,7 +107,7 @@ export async function printCommand(context: CliContext, words: readonly string[]
     }
     const result = await run.result;
     reportPrice();
-    await host.close();
+    await agent.close();
     if (format === "text") printer.out(text.finish());
     const state = host.state();
     const output = {
@@ -129,7 +132,7 @@ export async function printCommand(context: CliContext, words: readonly string[]
   } finally {
     stopOnSignal();
     unguard();
-    await host?.close();
+    await agent?.close();
   }
 }
 

@@ -36,7 +36,8 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
   const tree = await loadCliAgentTree(io.cwd, agentFile);
   const selection = await selectModel(context);
   // The same setup as `arbor run` and the app: trust, extensions, rules, approvals, models.
-  const host = await openRunHost(context, selection, { agentTree: tree });
+  const agent = await openRunHost(context, selection, { agentTree: tree });
+  const { host } = agent;
   let stops = 0;
   let run: HostRun | undefined;
   const onSigint = () => {
@@ -72,7 +73,7 @@ export async function runAgentCommand(context: CliContext, agentFile: string): P
     throw asCliError(error);
   } finally {
     process.removeListener("SIGINT", onSigint);
-    await host.close();
+    await agent.close();
   }
   if (args.json) printer.json(result);
   else printer.err(`[answered by ${result.finalAgent}; session ${result.session.id}]\n`);

@@ -2,6 +2,7 @@ import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost, RunEvent } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
+import type { CliAgent } from "../host/index.js";
 import { UnpricedModels } from "../output/index.js";
 import { lastAssistantText } from "../session-text.js";
 import { onTerminationSignal, signalExitCode, type TerminationSignal } from "../signals/index.js";
@@ -50,6 +51,7 @@ export async function runCommand(context: CliContext): Promise<number> {
   }
   // A stray failure of an extension is reported, not fatal to the run and its session.
   const unguard = guardExtensionFailures(process);
+  let agent: CliAgent | undefined;
   let host: AgentHost | undefined;
   // SIGTERM or SIGHUP: the answer so far is stored as aborted and the session closed.
   let stoppedBy: TerminationSignal | undefined;
@@ -58,7 +60,8 @@ export async function runCommand(context: CliContext): Promise<number> {
     host?.abort();
   });
   try {
-    host = await openRunHost(context, selection, runOverridesOf(context));
+    agent = await openRunHost(context, selection, runOverridesOf(context));
+    host = agent.host;
     if (stoppedBy !== undefined) return signalExitCode(stoppedBy);
     const opened = host;
     const unpriced = new UnpricedModels();
@@ -91,7 +94,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     // The run may have moved to another model (failover); it is reported once too.
     reportPrice();
     // Extensions hear of the end (session_shutdown) and finish runs they started.
-    await host.close();
+    await agent.close();
     if (!args.json && !endedWithNewline) io.stdout.write("\n");
     if (args.json) {
       const state = host.state();
@@ -123,6 +126,6 @@ export async function runCommand(context: CliContext): Promise<number> {
   } finally {
     stopOnSignal();
     unguard();
-    await host?.close();
+    await agent?.close();
   }
 }

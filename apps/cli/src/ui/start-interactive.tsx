@@ -2,28 +2,17 @@ import { guardExtensionFailures } from "@arbor/extensions-api";
 import { recordInterruptedChildren } from "@arbor/orchestration";
 import { listSessions } from "@arbor/session-store";
 import type { AgentRun } from "@arbor/turn-runner";
-import { workspaceTools } from "@arbor/workspace";
 import { render } from "ink";
-import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
 import { createModel } from "../agent/model-factory.js";
 import {
   interactiveAgentFile,
   rememberAgentFile,
   withoutChildSessions,
 } from "../agent-tree/index.js";
-import { createApprovalGate, recordApprovalsIn } from "../approval/index.js";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { configuredModelList, resolveProvider } from "../config/index.js";
-import { contextPrompt, loadProjectContext } from "../context/index.js";
-import {
-  CliSessionStore,
-  cliAgentDefinition,
-  cliAgentOptions,
-  configuredModels,
-  openCliHost,
-} from "../host/index.js";
-import { connectCliMcpServers } from "../mcp/index.js";
+import { CliSessionStore, openCliAgent } from "../host/index.js";
 import { redactSecrets } from "../output/index.js";
 import { sessionDirFor } from "../paths.js";
 import { chooseSession } from "../session-locator.js";
@@ -34,7 +23,7 @@ import {
   type UnansweredPrompt,
   unansweredPrompt,
 } from "../signals/index.js";
-import { askYesNo, resolveProjectTrust, trustMessages } from "../trust/index.js";
+import { askYesNo } from "../trust/index.js";
 import { ApprovalPrompter } from "./approval-prompter.js";
 import { ChatApp } from "./chat-app.js";
 import { ChatController } from "./chat-controller.js";
@@ -88,73 +77,35 @@ export async function startInteractive(context: CliContext): Promise<number> {
   // An agent file (--agent, or the one the resumed session ran on) loads whole before the
   // screen is taken over: a broken one stops here with the file, the key and the reason.
   const agentFile = await interactiveAgentFile(io.cwd, args.agent, session, store);
-  const rules = await loadProjectRules(io.cwd, paths.home);
   const extensionErrors: string[] = [];
-  // Until the app is up, extension failures are collected; then they become notices.
+  // Until the app is up, setup notices and extension failures are collected; then they
+  // become notices.
   let reportExtensionError = (message: string) => {
     extensionErrors.push(message);
   };
-  // Asked before the screen is taken over: the project's own code runs only if trusted.
-  const trust = await resolveProjectTrust({
-    projectRoot: io.cwd,
-    arborDir: paths.arborDir,
-    flag: args.trustProject,
-    env: io.env,
-    ask: (question) => askYesNo(io.stdin, io.stdout, question),
-  });
-  extensionErrors.push(...trustMessages(trust));
   const unguard = guardExtensionFailures(process);
-  const extensions = await loadProjectExtensions(
-    io.cwd,
-    paths.home,
-    (message) => reportExtensionError(message),
-    { includeProject: trust.state === "trusted" },
-  );
-  // MCP servers of the config: their tools go behind the approvals like the coding tools.
-  const mcp = await connectCliMcpServers(selection.config.mcpServers).catch((error: unknown) => {
-    unguard();
-    throw error;
-  });
   const approvals = new ApprovalPrompter();
   const extensionUI = new TerminalExtensionUI();
-  const gate = await createApprovalGate(context, selection.config, { ask: approvals.ask });
-  const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
-  const definition =
-    agentFile?.tree.definition ??
-    cliAgentDefinition(selection.provider, selection.config, {
-      systemPrompt: selection.config.systemPrompt,
-      context: contextPrompt(projectContext),
-    });
-  // The config's level is the default; a level set in the session wins.
-  const root = selection.config.thinking
-    ? { ...definition, thinking: selection.config.thinking }
-    : definition;
-  const tools = [
-    ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
-    ...gate.wrap(mcp.tools),
-  ];
   // Runs a session_start handler starts begin while the host opens, before the transcript exists.
   let startupRuns: AgentRun[] | undefined = [];
-  const host = await openCliHost({
-    onRun: (run) => startupRuns?.push(run),
-    paths,
+  // The one CLI setup, as print mode and `arbor run` get it; the trust question is asked
+  // before the screen is taken over, approvals and extension dialogs on it.
+  const agent = await openCliAgent(context, selection, {
     session,
     store,
-    // An agent file runs whole on every prompt: its advisors, router, handoff, sub-agents.
-    agent: agentFile ? { ...agentFile.tree, definition: root } : root,
-    models: configuredModels(selection.provider),
-    rules: rules.rules,
-    tools,
-    projectRoot: io.cwd,
-    extensions,
+    ...(agentFile ? { overrides: { agentTree: agentFile.tree } } : {}),
+    askTrust: (question) => askYesNo(io.stdin, io.stdout, question),
+    approvals: { ask: approvals.ask },
+    notice: (message) =>
+      reportExtensionError(message.startsWith("skipped ") ? `S${message.slice(1)}` : message),
     ui: extensionUI,
-    agentOptions: cliAgentOptions(selection.config),
-  }).catch(async (error: unknown) => {
+    onRun: (run) => startupRuns?.push(run),
+    sessionThinking: true,
+  }).catch((error: unknown) => {
     unguard();
-    await mcp.close().catch(() => undefined);
     throw error;
   });
-  recordApprovalsIn(gate, host);
+  const { host, rules, projectContext } = agent;
   // Asked before anything is stored: a new session is not one resumed.
   const resumed = host.session.getEntries().length > 0;
   // Child runs the session recorded as running had their process killed: recorded as
@@ -172,15 +123,12 @@ export async function startInteractive(context: CliContext): Promise<number> {
     projectContext,
     selectModel: modelFor,
     listModels: () => configuredModelList(selection.config, io.env),
-    mcpServers: mcp.summaries,
+    mcpServers: agent.mcpServers,
     redact: (text) => redactSecrets(text, context.secrets.values()),
   });
   for (const run of startupRuns) void controller.follow(run);
   startupRuns = undefined;
-  for (const warning of rules.warnings)
-    controller.notify(`Skipped rule file ${warning.file}: ${warning.reason}`, "warning");
   for (const message of extensionErrors.splice(0)) controller.notify(message, "warning");
-  for (const problem of projectContext.problems) controller.notify(`Skipped ${problem}`, "warning");
   reportExtensionError = (message) => controller.notify(message, "warning");
   if (resumed) controller.notify(`Resumed ${host.session.location}`);
   if (interrupted.length > 0) {
@@ -226,7 +174,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     approvals.cancel();
     extensionUI.cancelAll();
     await controller.close();
-    await mcp.close().catch(() => undefined);
+    await agent.close();
     unguard();
   }
   io.stdout.write(`Session saved: ${controller.currentSession.location}\n`);

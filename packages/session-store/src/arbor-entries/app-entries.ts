@@ -45,3 +45,37 @@ export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;
 export const agentFileEntrySchema = z.looseObject({ file: nameField });
 /** The data of an {@link AGENT_FILE_CUSTOM_TYPE} entry. */
 export type AgentFileEntry = z.infer<typeof agentFileEntrySchema>;
+
+/**
+ * The `custom` entry that links a workspace snapshot (`@arbor/workspace` checkpoints) to the
+ * point of the tree it was taken at.
+ */
+export const CHECKPOINT_CUSTOM_TYPE = "arbor.checkpoint";
+
+/** The most paths a checkpoint entry lists as changed or skipped. */
+export const MAX_CHECKPOINT_PATHS = 100_000;
+
+/** A file a snapshot left out (too large, unreadable), as a checkpoint entry names it. */
+export const checkpointSkippedFileSchema = z.looseObject({
+  /** Path relative to the workspace, `/`-separated. */
+  path: nameField,
+  reason: wordField,
+  /** The file's size in bytes when it was too large. */
+  bytes: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * The data of a {@link CHECKPOINT_CUSTOM_TYPE} entry: the snapshot taken at this point of
+ * the tree (a 40- or 64-digit hex sha), the files changed since the previous checkpoint,
+ * the files left out, and the tool call it follows. Loose: fields added later survive.
+ */
+export const checkpointEntryDataSchema = z.looseObject({
+  snapshotId: z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a snapshot id is a 40- or 64-digit hex sha"),
+  changed: z.array(nameField).max(MAX_CHECKPOINT_PATHS),
+  skipped: z.array(checkpointSkippedFileSchema).max(MAX_CHECKPOINT_PATHS).optional(),
+  toolCallId: nameField.optional(),
+});
+/** The data of a {@link CHECKPOINT_CUSTOM_TYPE} entry. */
+export type CheckpointEntryData = z.infer<typeof checkpointEntryDataSchema>;

@@ -13,6 +13,15 @@ const target = { provider: "openai", model: "gpt-4o" };
  * string field (for the malformed cases).
  */
 const samples: { [T in ArborEntryType]: { payload: Record<string, unknown>; required: string } } = {
+  "arbor.checkpoint": {
+    payload: {
+      snapshotId: "0123456789abcdef0123456789abcdef01234567",
+      changed: ["src/a.ts", "notes.md"],
+      skipped: [{ path: "big.bin", reason: "too_large", bytes: 20_000_000 }],
+      toolCallId: "call-1",
+    },
+    required: "snapshotId",
+  },
   "arbor.orchestration.child": {
     payload: {
       childSessionId: "child-1",

@@ -4,6 +4,8 @@ import {
   APPROVAL_CUSTOM_TYPE,
   agentFileEntrySchema,
   approvalRecordSchema,
+  CHECKPOINT_CUSTOM_TYPE,
+  checkpointEntryDataSchema,
 } from "./app-entries.js";
 import {
   CONTEXT_GUARD_CUSTOM_TYPE,
@@ -58,6 +60,7 @@ export const arborEntrySchemas = {
   [CONTEXT_GUARD_CUSTOM_TYPE]: { entryType: "custom", schema: contextGuardRecordSchema },
   [APPROVAL_CUSTOM_TYPE]: { entryType: "custom", schema: approvalRecordSchema },
   [AGENT_FILE_CUSTOM_TYPE]: { entryType: "custom", schema: agentFileEntrySchema },
+  [CHECKPOINT_CUSTOM_TYPE]: { entryType: "custom", schema: checkpointEntryDataSchema },
 } as const;
 
 /** A custom type Arbor writes (a key of {@link arborEntrySchemas}). */

@@ -7,6 +7,11 @@ export {
   agentFileEntrySchema,
   allowRuleSchema,
   approvalRecordSchema,
+  CHECKPOINT_CUSTOM_TYPE,
+  type CheckpointEntryData,
+  checkpointEntryDataSchema,
+  checkpointSkippedFileSchema,
+  MAX_CHECKPOINT_PATHS,
 } from "./app-entries.js";
 export {
   type ArborEntryData,

@@ -64,21 +64,6 @@ export const restoreResultSchema = z.object({
   kept: z.array(keptPathSchema),
 });
 
-/** The custom entry type that links a snapshot to a session's tree. */
-export const CHECKPOINT_ENTRY_TYPE = "arbor.checkpoint";
-
-/**
- * The data of an `arbor.checkpoint` custom entry: the snapshot taken at this point of the
- * tree, the files changed since the previous checkpoint, the files left out, and the tool
- * call it follows. Loose, so fields added later survive a round trip.
- */
-export const checkpointEntryDataSchema = z.looseObject({
-  snapshotId: snapshotIdSchema,
-  changed: z.array(z.string()),
-  skipped: z.array(skippedFileSchema).optional(),
-  toolCallId: z.string().optional(),
-});
-
 /** A snapshot id. */
 export type SnapshotId = z.infer<typeof snapshotIdSchema>;
 /** Why a file was left out of a snapshot. */
@@ -93,5 +78,3 @@ export type FileChange = z.infer<typeof fileChangeSchema>;
 export type KeptPath = z.infer<typeof keptPathSchema>;
 /** What a restore did or would do. */
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
-/** The data of an `arbor.checkpoint` custom entry. */
-export type CheckpointEntryData = z.infer<typeof checkpointEntryDataSchema>;

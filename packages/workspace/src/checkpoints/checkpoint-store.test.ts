@@ -2,15 +2,12 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkpointEntryDataSchema } from "@arbor/session-store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashWorkspace } from "../test/index.js";
 import { workspaceTools } from "../workspace-tools.js";
 import { CheckpointError } from "./checkpoint-error.js";
-import {
-  checkpointEntryDataSchema,
-  restoreResultSchema,
-  snapshotResultSchema,
-} from "./checkpoint-schema.js";
+import { restoreResultSchema, snapshotResultSchema } from "./checkpoint-schema.js";
 import { type CheckpointStore, openCheckpointStore } from "./checkpoint-store.js";
 
 let base: string;

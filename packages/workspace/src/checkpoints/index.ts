@@ -1,8 +1,11 @@
-export { CheckpointError, type CheckpointErrorCode } from "./checkpoint-error.js";
+// The `arbor.checkpoint` entry has its one schema with Arbor's other custom entries.
 export {
-  CHECKPOINT_ENTRY_TYPE,
+  CHECKPOINT_CUSTOM_TYPE,
   type CheckpointEntryData,
   checkpointEntryDataSchema,
+} from "@arbor/session-store";
+export { CheckpointError, type CheckpointErrorCode } from "./checkpoint-error.js";
+export {
   type FileChange,
   fileChangeSchema,
   type KeptPath,
