@@ -220,19 +220,39 @@ export class ChatController {
   }
 
   /**
+   * Refuses a change to the session while an agent file's run works in it, with a message
+   * that says so (the host would refuse it too, as busy).
+   * @throws Error saying to wait or press Esc
+   */
+  private assertNoAgentRun(action: string): void {
+    if (this.options.agentFile === undefined || this.host.state().busy !== "prompt") return;
+    throw new Error(
+      `cannot ${action} while the agent file's run is under way; wait for it or press Esc to abort it`,
+    );
+  }
+
+  /**
    * Streams a run (one the user started, or one an extension started) into the transcript;
    * the run's events replay from its start, so a run that began before the app did shows whole.
    */
-  async follow(run: { events: AsyncIterable<RunEvent>; result: Promise<unknown> }): Promise<void> {
+  async follow(run: {
+    events: AsyncIterable<RunEvent>;
+    result: Promise<{ finalAgent?: string } | unknown>;
+  }): Promise<void> {
     this.update({ running: true });
     for await (const event of run.events) this.apply(event);
     // The footer's totals are derived from the session, where the run stored its use.
-    await run.result.catch((error: unknown) => {
+    const result = await run.result.catch((error: unknown) => {
       this.notify(
         `The run failed: ${error instanceof Error ? error.message : String(error)}`,
         "error",
       );
     });
+    // An agent file's answer may come from another agent than the root (a router's destination).
+    const finalAgent = (result as { finalAgent?: unknown } | undefined)?.finalAgent;
+    if (typeof finalAgent === "string" && finalAgent !== this.host.agentPath) {
+      this.notify(`Answered by ${finalAgent}.`);
+    }
     this.update({ running: false });
   }
 
@@ -287,6 +307,7 @@ export class ChatController {
 
   /** Compacts the session now, focused by `instructions`. */
   async compact(instructions?: string): Promise<void> {
+    this.assertNoAgentRun("compact");
     this.update({ busy: "compacting" });
     try {
       const outcome = await this.host.compact(instructions);
@@ -342,6 +363,7 @@ export class ChatController {
    * failure leaves the app where it was; the old one is closed.
    */
   async switchSession(sessionId: string): Promise<void> {
+    this.assertNoAgentRun("switch sessions");
     await this.host.switchSession({ sessionId });
     this.update({ items: this.stored(this.host.session) });
   }
@@ -351,6 +373,7 @@ export class ChatController {
    * entry and tells extensions (`model_select`).
    */
   async setModel(spec: string): Promise<void> {
+    this.assertNoAgentRun("change the model");
     await this.host.setModel(this.options.selectModel(spec));
     this.update({});
   }
@@ -372,6 +395,7 @@ export class ChatController {
 
   /** Sets the reasoning level from the next request on, recorded in the session. */
   async setThinking(level: string): Promise<void> {
+    this.assertNoAgentRun("change the thinking level");
     const known = REASONING_LEVELS.find((candidate) => candidate === level);
     if (known === undefined) {
       throw new Error(
@@ -387,6 +411,7 @@ export class ChatController {
    * the agent to the fork (and tells extensions), the old session is closed.
    */
   async fork(): Promise<Session | undefined> {
+    this.assertNoAgentRun("fork");
     if (this.host.session.getLeafId() === null) return undefined;
     const forked = await this.host.fork();
     this.update({ items: this.stored(forked) });
