@@ -1,5 +1,4 @@
-import type { AgentHost, AgentNode } from "@arbor/orchestration";
-import type { ReasoningLevel } from "@arbor/providers";
+import type { AgentHost, AgentNode, ReasoningLevel } from "@arbor/orchestration";
 import { MemorySessionStore } from "@arbor/session-store";
 import { workspaceTools } from "@arbor/workspace";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";

@@ -1,7 +1,6 @@
-import { guardExtensionFailures } from "@arbor/extensions-api";
-import { recordInterruptedChildren } from "@arbor/orchestration";
+import type { AgentRun } from "@arbor/orchestration";
+import { guardExtensionFailures, recordInterruptedChildren } from "@arbor/orchestration";
 import { listSessions } from "@arbor/session-store";
-import type { AgentRun } from "@arbor/turn-runner";
 import { workspaceTools } from "@arbor/workspace";
 import { render } from "ink";
 import { loadProjectExtensions, loadProjectRules } from "../agent/agent-factory.js";
