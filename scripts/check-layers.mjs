@@ -2,7 +2,8 @@
 // Fails, naming file and line, on an import or package.json dependency that breaks the
 // layers (apps ─▶ orchestration, workspace ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶
 // session-store; apps ─▶ html-export ─▶ session-store; an app never imports another app),
-// a src/ file importing from test/, and process.env or console in packages/*/src.
+// an app's non-test source importing other than orchestration, workspace, session-store(-postgres)
+// and html-export, a src/ file importing from test/, and process.env or console in packages/*/src.
 // Usage: node scripts/check-layers.mjs [--root <repository>]   (Node built-ins only)
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -83,7 +83,7 @@ function checkManifest(root, member, byName) {
     for (const dependency of Object.keys(manifest[field] ?? {})) {
       const target = byName.get(dependency);
       if (target === undefined) continue;
-      const message = importViolation(member, target);
+      const message = importViolation(member, target, { test: field === "devDependencies" });
       if (message === undefined) continue;
       const at = text.indexOf(`"${dependency}"`, Math.max(0, fieldAt));
       violations.push({
@@ -112,7 +112,7 @@ function checkSource(root, member, members, byName, path) {
       ? memberOfPath(members, resolve(dirname(path), specifier))
       : byName.get(packageName(specifier));
     if (target !== undefined) {
-      const message = importViolation(member, target);
+      const message = importViolation(member, target, { test: isTest || !inSrc });
       if (message !== undefined) report(offset, `${message}: "${specifier}"`);
       if (target !== member && specifier.startsWith(".")) {
         report(offset, `reaches into ${target.name} by a relative path: "${specifier}"`);

@@ -4,6 +4,10 @@
 //   apps ─▶ orchestration, workspace ─▶ turn-runner ─▶ providers, ttsr, extensions-api ─▶ session-store
 //   apps ─▶ html-export ─▶ session-store
 //   session-store-postgres ─▶ session-store
+//
+// An app's shipped code (src/, not test files) imports only APP_IMPORTS; its tests (test
+// files, anything outside src/, devDependencies) may also import the lower packages and
+// their ./test kits.
 
 /** The package layers, bottom first; a package may import any package of a lower layer. */
 export const LAYERS = [
@@ -20,20 +24,34 @@ export const BESIDE = {
   "@arbor/session-store-postgres": ["@arbor/session-store"],
 };
 
+/** The only workspace packages an app's non-test source (and its `dependencies`) may import. */
+export const APP_IMPORTS = [
+  "@arbor/orchestration",
+  "@arbor/workspace",
+  "@arbor/session-store",
+  "@arbor/session-store-postgres",
+  "@arbor/html-export",
+];
+
 /**
  * Why `from` may not import `to`, or `undefined` when it may.
  * @param {{ name: string, kind: "package" | "app" }} from the importing workspace member
  * @param {{ name: string, kind: "package" | "app" }} to the imported workspace member
+ * @param {{ test?: boolean }} [where] `test`: the import is test code (a test file, a file
+ *   outside src/, a devDependency), where an app may also reach the lower packages
  * @returns {string | undefined}
  */
-export function importViolation(from, to) {
+export function importViolation(from, to, where = {}) {
   if (from.name === to.name) return undefined;
   if (to.kind === "app") {
     return from.kind === "app"
       ? `the app ${from.name} imports the app ${to.name} (an app never imports another app)`
       : `${from.name} imports the app ${to.name} (packages never depend on apps)`;
   }
-  if (from.kind === "app") return undefined;
+  if (from.kind === "app") {
+    if (where.test === true || APP_IMPORTS.includes(to.name)) return undefined;
+    return `the app ${from.name} imports ${to.name} outside its tests (an app's source imports only ${APP_IMPORTS.join(", ")}; ask @arbor/orchestration to re-export what it needs)`;
+  }
   const allowed = allowedImports(from.name);
   if (allowed === undefined) {
     return `${from.name} has no layer: add it to LAYERS or BESIDE in scripts/layers/layer-rules.mjs`;

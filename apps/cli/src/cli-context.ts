@@ -1,4 +1,4 @@
-import type { Model } from "@arbor/providers";
+import type { Model } from "@arbor/orchestration";
 import { createModel } from "./agent/model-factory.js";
 import type { CliArgs } from "./args.js";
 import {

@@ -12,7 +12,7 @@ export {
   retryAfterHeaders,
   type WireFault,
   type WireStep,
-} from "@arbor/providers/test";
+} from "@arbor/orchestration/test";
 export * from "./agent-scenario/index.js";
 export * from "./cassette/index.js";
 export { type CliIo, HELP, main } from "./cli/main.js";

@@ -51,7 +51,8 @@ function cleanTree(): Files {
     },
   });
   files["apps/cli/package.json"] = manifest("@arbor/cli", {
-    dependencies: { "@arbor/turn-runner": "workspace:*", "@arbor/html-export": "workspace:*" },
+    dependencies: { "@arbor/orchestration": "workspace:*", "@arbor/html-export": "workspace:*" },
+    devDependencies: { "@arbor/turn-runner": "workspace:*", "@arbor/providers": "workspace:*" },
   });
   files["packages/session-store/src/index.ts"] = [
     "/** Reads a session. @example console.log(open(process.env.FILE)) */",
@@ -110,13 +111,19 @@ function cleanTree(): Files {
   files["packages/session-store-postgres/src/index.ts"] =
     'export { open } from "@arbor/session-store";';
   files["apps/cli/src/main.ts"] = [
-    'import { AgentSession } from "@arbor/turn-runner";',
-    'import { FakeProviderServer } from "@arbor/providers/test";',
+    'import { AgentSession } from "@arbor/orchestration";',
+    'import { FakeProviderServer } from "@arbor/orchestration/test";',
     'import { exportHtml } from "@arbor/html-export";',
     "console.log(process.env.HOME, AgentSession, FakeProviderServer, exportHtml);",
   ].join("\n");
   files["apps/test-harness/src/index.ts"] = 'export * from "@arbor/orchestration";';
   files["apps/cli/src/tools.ts"] = 'export { workspaceTools } from "@arbor/workspace";';
+  // An app's tests may reach the lower packages and their ./test kits.
+  files["apps/cli/src/main.test.ts"] = [
+    'import { AgentSession } from "@arbor/turn-runner";',
+    'import { ScriptedModel } from "@arbor/providers/test";',
+  ].join("\n");
+  files["apps/cli/test/e2e/run.ts"] = 'import { defineTool } from "@arbor/turn-runner";';
   return files;
 }
 
@@ -259,6 +266,50 @@ describe("scripts/check-layers.mjs", () => {
     expect(stderr).toContain("an app never imports another app");
   });
 
+  it("fails when an app's source imports below orchestration, its tests and devDependencies excepted", () => {
+    expectViolations(
+      {
+        "apps/cli/src/agent.ts": [
+          'import { AgentSession } from "@arbor/turn-runner";',
+          'import type { Model } from "@arbor/providers";',
+          'import { createOpenAIChatModel } from "@arbor/providers/openai";',
+          'export { loadRules } from "@arbor/ttsr/loader";',
+          'const ui = await import("@arbor/extensions-api");',
+        ].join("\n"),
+        "apps/server/src/errors.ts": 'import { AgentBusyError } from "@arbor/turn-runner";',
+        "apps/server/package.json": manifest("@arbor/server", {
+          dependencies: { "@arbor/turn-runner": "workspace:*" },
+        }),
+        // Allowed: the packages above the line, an app's test files and files outside src/.
+        "apps/server/src/store.ts": [
+          'import { AgentHost } from "@arbor/orchestration";',
+          'import { workspaceTools } from "@arbor/workspace";',
+          'import { open } from "@arbor/session-store";',
+          'import { openPostgres } from "@arbor/session-store-postgres";',
+          'import { exportHtml } from "@arbor/html-export";',
+        ].join("\n"),
+        "apps/server/src/errors.test.ts": 'import { AgentBusyError } from "@arbor/turn-runner";',
+        "apps/server/test/fixtures.ts": 'import { ScriptedModel } from "@arbor/providers/test";',
+      },
+      [
+        "apps/cli/src/agent.ts:1",
+        "apps/cli/src/agent.ts:2",
+        "apps/cli/src/agent.ts:3",
+        "apps/cli/src/agent.ts:4",
+        "apps/cli/src/agent.ts:5",
+        "apps/server/package.json:5",
+        "apps/server/src/errors.ts:1",
+      ],
+    );
+    const { stderr } = check({
+      ...cleanTree(),
+      "apps/server/src/errors.ts": 'import { AgentBusyError } from "@arbor/turn-runner";',
+    });
+    expect(stderr).toContain(
+      'apps/server/src/errors.ts:1: the app @arbor/server imports @arbor/turn-runner outside its tests (an app\'s source imports only @arbor/orchestration, @arbor/workspace, @arbor/session-store, @arbor/session-store-postgres, @arbor/html-export; ask @arbor/orchestration to re-export what it needs): "@arbor/turn-runner"',
+    );
+  });
+
   it("fails on a relative path into another package", () => {
     expectViolations(
       {
@@ -294,6 +345,7 @@ describe("scripts/check-layers.mjs", () => {
         }),
       },
       [
+        "apps/cli/package.json:5",
         "apps/cli/package.json:6",
         "packages/providers/package.json:5",
         "packages/providers/package.json:8",

@@ -1,6 +1,10 @@
-import { type ExtensionErrorEvent, ExtensionRunner } from "@arbor/extensions-api";
-import type { TtsrRule } from "@arbor/ttsr";
-import { loadRules, type RuleLoadWarning } from "@arbor/ttsr/loader";
+import type { TtsrRule } from "@arbor/orchestration";
+import {
+  type ExtensionErrorEvent,
+  ExtensionRunner,
+  loadRules,
+  type RuleLoadWarning,
+} from "@arbor/orchestration";
 
 /** The stream rules of a project: those that load, and why the others did not. */
 export interface ProjectRules {

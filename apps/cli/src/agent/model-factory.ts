@@ -1,5 +1,5 @@
+import type { Model, ReasoningLevel } from "@arbor/orchestration";
 import { createModelForTarget } from "@arbor/orchestration";
-import type { Model, ReasoningLevel } from "@arbor/providers";
 import {
   type ConfiguredModel,
   modelProvidersOf,

@@ -1,5 +1,5 @@
+import type { AgentTool } from "@arbor/orchestration";
 import { ArborError, arborErrorGuard } from "@arbor/session-store";
-import type { AgentTool } from "@arbor/turn-runner";
 import { type ApproveToolCall, withApproval } from "@arbor/workspace";
 import {
   type ApprovalRequest,

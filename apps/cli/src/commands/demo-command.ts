@@ -1,10 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { exportSessionToHtml, snapshotOfSession } from "@arbor/html-export";
-import { type AgentDefinition, AgentHost } from "@arbor/orchestration";
-import { createOpenAIChatModel } from "@arbor/providers/openai";
-import { FakeProviderServer } from "@arbor/providers/test";
-import { ttsrRuleSchema } from "@arbor/ttsr";
+import {
+  type AgentDefinition,
+  AgentHost,
+  createOpenAIChatModel,
+  ttsrRuleSchema,
+} from "@arbor/orchestration";
+import { FakeProviderServer } from "@arbor/orchestration/test";
 import type { CliContext } from "../cli-context.js";
 import { CliSessionStore } from "../host/index.js";
 import { sessionDirFor } from "../paths.js";

@@ -1,6 +1,6 @@
-import type { ScriptedResponseInput } from "@arbor/providers/test";
-import type { TtsrRuleInput } from "@arbor/ttsr";
-import { type AgentTool, defineTool } from "@arbor/turn-runner";
+import type { TtsrRuleInput } from "@arbor/orchestration";
+import { type AgentTool, defineTool } from "@arbor/orchestration";
+import type { ScriptedResponseInput } from "@arbor/orchestration/test";
 import { z } from "zod";
 
 /** The stream rule the demo's second answer breaks. */

@@ -1,6 +1,6 @@
 import { fstatSync } from "node:fs";
-import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost } from "@arbor/orchestration";
+import { guardExtensionFailures } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import type { CliAgent } from "../host/index.js";
 import { UnpricedModels } from "../output/index.js";

@@ -1,5 +1,5 @@
-import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { AgentHost, RunEvent } from "@arbor/orchestration";
+import { guardExtensionFailures } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import type { CliAgent } from "../host/index.js";

@@ -1,5 +1,5 @@
+import type { AgentResult } from "@arbor/orchestration";
 import { FAILOVER_CUSTOM_TYPE, failoverRecordSchema, isArborEntry } from "@arbor/session-store";
-import type { AgentResult } from "@arbor/turn-runner";
 
 /**
  * The exit codes of `arbor run`, one per kind of ending a script may want to tell apart.

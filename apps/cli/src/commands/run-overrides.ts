@@ -1,4 +1,4 @@
-import { REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
+import { REASONING_LEVELS, type ReasoningLevel } from "@arbor/orchestration";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import type { RunOverrides } from "./open-run-host.js";

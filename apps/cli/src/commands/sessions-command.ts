@@ -1,11 +1,11 @@
 import { dirname, resolve } from "node:path";
+import { createTitleGenerator } from "@arbor/orchestration";
 import {
   deleteSession,
   listSessions,
   openSessionFile,
   type SessionInfo,
 } from "@arbor/session-store";
-import { createTitleGenerator } from "@arbor/turn-runner";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { safeFileName, writeExportFile } from "../export/index.js";

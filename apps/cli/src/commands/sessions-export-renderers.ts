@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { guardExtensionFailures } from "@arbor/extensions-api";
 import type { RenderCustomMessage } from "@arbor/html-export";
+import { guardExtensionFailures } from "@arbor/orchestration";
 import { loadProjectExtensions } from "../agent/agent-factory.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveProjectTrust, trustMessages } from "../trust/index.js";

@@ -1,5 +1,4 @@
-import { REASONING_LEVELS } from "@arbor/providers";
-import { mcpServerConfigSchema } from "@arbor/turn-runner";
+import { mcpServerConfigSchema, REASONING_LEVELS } from "@arbor/orchestration";
 import { z } from "zod";
 import { approvalModeSchema } from "../approval/approval-schema.js";
 

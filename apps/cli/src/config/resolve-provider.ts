@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { ReasoningLevel } from "@arbor/providers";
+import type { ReasoningLevel } from "@arbor/orchestration";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
 import {

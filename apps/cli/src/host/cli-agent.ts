@@ -1,6 +1,5 @@
-import type { AgentDefinition, ModelTargetSpec } from "@arbor/orchestration";
+import type { AgentDefinition, Model, ModelTargetSpec, ReasoningLevel } from "@arbor/orchestration";
 import { createModelForTarget, defineAgent } from "@arbor/orchestration";
-import type { Model, ReasoningLevel } from "@arbor/providers";
 import { withConfiguredInfo, withReasoning } from "../agent/model-factory.js";
 import type { ArborConfig, ResolvedProvider } from "../config/index.js";
 import { modelProvidersOf, modelTargetOf } from "../config/index.js";

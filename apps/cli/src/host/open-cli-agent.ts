@@ -1,8 +1,13 @@
-import type { ExtensionUIProvider } from "@arbor/extensions-api";
-import type { AgentDefinition, AgentHost, AgentNode, SessionChoice } from "@arbor/orchestration";
-import type { ReasoningLevel } from "@arbor/providers";
+import type {
+  AgentDefinition,
+  AgentHost,
+  AgentNode,
+  AgentRun,
+  ExtensionUIProvider,
+  ReasoningLevel,
+  SessionChoice,
+} from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
-import type { AgentRun } from "@arbor/turn-runner";
 import { workspaceTools } from "@arbor/workspace";
 import {
   loadProjectExtensions,

@@ -4,7 +4,7 @@ import {
   type McpConnections,
   McpError,
   type McpServerConfig,
-} from "@arbor/turn-runner";
+} from "@arbor/orchestration";
 import { CliError } from "../cli-error.js";
 
 /** What `/mcp` shows of one connected server. */

@@ -1,4 +1,4 @@
-import { redactSecrets } from "@arbor/providers";
+import { redactSecrets } from "@arbor/orchestration";
 import type { KnownSecrets } from "./known-secrets.js";
 import { redactKnownSecrets } from "./redact-secrets.js";
 import { terminalSafe, terminalSafeJson } from "./terminal-text.js";

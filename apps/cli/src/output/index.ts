@@ -1,4 +1,4 @@
-export { REDACTED, redactSecrets } from "@arbor/providers";
+export { REDACTED, redactSecrets } from "@arbor/orchestration";
 export { CliPrinter, type PrintTarget } from "./cli-printer.js";
 export { KnownSecrets } from "./known-secrets.js";
 export { MIN_SECRET_LENGTH, redactKnownSecrets } from "./redact-secrets.js";

@@ -1,4 +1,4 @@
-import { REDACTED } from "@arbor/providers";
+import { REDACTED } from "@arbor/orchestration";
 
 /**
  * Shorter values are not treated as secrets: replacing every "abc" in a message would hide

@@ -1,4 +1,4 @@
-import type { ModelInfo } from "@arbor/providers";
+import type { ModelInfo } from "@arbor/orchestration";
 
 /** Whether a model has no price: the catalogue does not know it, so it costs 0 per token. */
 export function isUnpriced(info: Pick<ModelInfo, "pricing">): boolean {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { EXTENSIONS_DIR } from "@arbor/extensions-api";
+import { EXTENSIONS_DIR } from "@arbor/orchestration";
 
 /** Code of a project that `arbor` would run at start: its `.arbor/extensions/`. */
 export interface ProjectCode {

@@ -1,7 +1,6 @@
-import type { AgentHost, RunEvent } from "@arbor/orchestration";
-import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/providers";
+import type { AgentHost, AgentSession, RunEvent } from "@arbor/orchestration";
+import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/orchestration";
 import { isEntryOfType, type Session } from "@arbor/session-store";
-import type { AgentSession } from "@arbor/turn-runner";
 import type { ProjectRules } from "../agent/agent-factory.js";
 import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";

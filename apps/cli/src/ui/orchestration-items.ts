@@ -1,5 +1,5 @@
+import type { AgentEvent } from "@arbor/orchestration";
 import { ROUTER_TOOL_NAME, type RunEvent } from "@arbor/orchestration";
-import type { AgentEvent } from "@arbor/turn-runner";
 import { withChildUpdate } from "./child-items.js";
 import { nextItemId, type TranscriptItem } from "./transcript.js";
 import { applyAgentEvent } from "./transcript-events.js";

@@ -1,7 +1,6 @@
-import { guardExtensionFailures } from "@arbor/extensions-api";
-import { recordInterruptedChildren } from "@arbor/orchestration";
+import type { AgentRun } from "@arbor/orchestration";
+import { guardExtensionFailures, recordInterruptedChildren } from "@arbor/orchestration";
 import { listSessions } from "@arbor/session-store";
-import type { AgentRun } from "@arbor/turn-runner";
 import { render } from "ink";
 import { createModel } from "../agent/model-factory.js";
 import {

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@arbor/turn-runner";
+import type { AgentEvent } from "@arbor/orchestration";
 import { nextItemId, ruleNotice, type TranscriptItem } from "./transcript.js";
 
 type AssistantItem = Extract<TranscriptItem, { kind: "assistant" }>;

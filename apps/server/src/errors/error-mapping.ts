@@ -1,5 +1,10 @@
 import {
+  AgentBusyError,
+  AgentClosedError,
+  EntryNotFoundError as AgentEntryNotFoundError,
   InvalidHostOptionsError,
+  InvalidPromptError,
+  InvalidThinkingLevelError,
   MissingApiKeyError,
   UnknownProviderError,
 } from "@arbor/orchestration";
@@ -12,13 +17,6 @@ import {
   SessionStoreError,
 } from "@arbor/session-store";
 import { DatabaseUnavailableError, isConnectionError } from "@arbor/session-store-postgres";
-import {
-  AgentBusyError,
-  AgentClosedError,
-  EntryNotFoundError as AgentEntryNotFoundError,
-  InvalidPromptError,
-  InvalidThinkingLevelError,
-} from "@arbor/turn-runner";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "./api-error.js";
 

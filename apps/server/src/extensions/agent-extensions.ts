@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
-import { type ExtensionErrorEvent, ExtensionRunner } from "@arbor/extensions-api";
 import type { AgentDefinition } from "@arbor/orchestration";
+import { type ExtensionErrorEvent, ExtensionRunner } from "@arbor/orchestration";
 import { ServerConfigError } from "../config/server-config-error.js";
 import type { ServerExtensionSettings } from "./extension-settings.js";
 

@@ -1,6 +1,4 @@
-import type { ExtensionRunner } from "@arbor/extensions-api";
-import type { AgentHost, HostRun } from "@arbor/orchestration";
-import type { ImagePart } from "@arbor/providers";
+import type { AgentHost, ExtensionRunner, HostRun, ImagePart } from "@arbor/orchestration";
 import { ApiError } from "../errors/index.js";
 import type { ServerRunEvent } from "../runs/server-run-event.js";
 import type { RunEventChannel } from "./run-event-channel.js";

@@ -3,7 +3,7 @@ import type {
   UINotification,
   UIQuestion,
   UIRequest,
-} from "@arbor/extensions-api";
+} from "@arbor/orchestration";
 import { ApiError } from "../errors/index.js";
 import type { ExtensionRunEvent, UiOutcome } from "./extension-events.js";
 import type { UiAnswer } from "./ui-answer.js";

@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import {
+  type AgentDefinition,
+  type AgentNode,
+  definitionOf,
   type ExportableMessage,
   type ExportRendering,
   type ExtensionErrorEvent,
   guardExtensionFailures,
   type ProcessFailureSource,
-} from "@arbor/extensions-api";
-import { type AgentDefinition, type AgentNode, definitionOf } from "@arbor/orchestration";
+} from "@arbor/orchestration";
 import { ApiError } from "../errors/index.js";
 import {
   type AgentCommandInfo,

@@ -1,5 +1,9 @@
-import { createModelForTarget, definitionOf, type ModelTargetSpec } from "@arbor/orchestration";
-import { createTitleGenerator } from "@arbor/turn-runner";
+import {
+  createModelForTarget,
+  createTitleGenerator,
+  definitionOf,
+  type ModelTargetSpec,
+} from "@arbor/orchestration";
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../errors/index.js";

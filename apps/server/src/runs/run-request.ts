@@ -1,4 +1,4 @@
-import type { ImagePart } from "@arbor/providers";
+import type { ImagePart } from "@arbor/orchestration";
 
 /** What to do when the session already has a run. */
 export type IfBusy = "reject" | "enqueue" | "interrupt";

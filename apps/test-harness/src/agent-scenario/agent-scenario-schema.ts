@@ -1,5 +1,5 @@
-import { imagePartSchema, REASONING_LEVELS, usageSchema } from "@arbor/providers";
-import { scriptedResponseSchema } from "@arbor/providers/test";
+import { imagePartSchema, REASONING_LEVELS, usageSchema } from "@arbor/orchestration";
+import { scriptedResponseSchema } from "@arbor/orchestration/test";
 import { z } from "zod";
 import { expectedExtensionsSchema, scenarioExtensionsSchema } from "./scenario-extensions.js";
 

@@ -1,5 +1,4 @@
-import type { ModelRequest } from "@arbor/providers";
-import type { AgentResult } from "@arbor/turn-runner";
+import type { AgentResult, ModelRequest } from "@arbor/orchestration";
 import type {
   AgentScenario,
   ExpectedRequest,

@@ -1,12 +1,11 @@
 import { join } from "node:path";
-import type { SessionChoice } from "@arbor/orchestration";
+import type { AgentEvent, AgentResult, AgentTool, SessionChoice } from "@arbor/orchestration";
 import {
   FileSessionStore,
   openSessionFile,
   type Session,
   type SessionStore,
 } from "@arbor/session-store";
-import type { AgentEvent, AgentResult, AgentTool } from "@arbor/turn-runner";
 import type { ScenarioResult } from "../scenario/observed-run.js";
 import { runObservedScenario } from "../scenario/observed-run.js";
 import type { AgentScenario } from "./agent-scenario-schema.js";

@@ -1,5 +1,4 @@
-import type { ExtensionRunner } from "@arbor/extensions-api";
-import type { AgentHost, SessionChoice } from "@arbor/orchestration";
+import type { AgentHost, ExtensionRunner, SessionChoice } from "@arbor/orchestration";
 import { openScenarioHost, type ScenarioHostSetup } from "./scenario-host.js";
 
 /** What the scenario runner drives: the part of {@link AgentHost} a scenario uses. */

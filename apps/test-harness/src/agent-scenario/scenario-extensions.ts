@@ -6,8 +6,8 @@ import {
   type ExtensionErrorEvent,
   type ExtensionEvent,
   ExtensionRunner,
-} from "@arbor/extensions-api";
-import { ScriptedExtensionUI } from "@arbor/extensions-api/test";
+} from "@arbor/orchestration";
+import { ScriptedExtensionUI } from "@arbor/orchestration/test";
 import { z } from "zod";
 import { harnessFixturePath } from "./harness-fixture.js";
 import { matchesSubset } from "./subset-match.js";

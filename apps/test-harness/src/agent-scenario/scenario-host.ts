@@ -1,15 +1,15 @@
-import type { ExtensionRunner } from "@arbor/extensions-api";
+import type { ExtensionRunner, TtsrRule } from "@arbor/orchestration";
 import {
   type AgentDefinition,
   AgentHost,
   type AgentHostOptions,
+  type AgentTool,
   defineAgent,
   type HostAgentOptions,
   type SessionChoice,
+  summarizeBranchWithModel,
 } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
-import type { TtsrRule } from "@arbor/ttsr";
-import { type AgentTool, summarizeBranchWithModel } from "@arbor/turn-runner";
 import type { AgentConfig } from "./agent-scenario-schema.js";
 import type { ScenarioModels } from "./scenario-targets.js";
 

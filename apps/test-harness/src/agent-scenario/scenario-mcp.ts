@@ -1,4 +1,4 @@
-import { connectMcpServers, type McpConnections, type McpServerConfig } from "@arbor/turn-runner";
+import { connectMcpServers, type McpConnections, type McpServerConfig } from "@arbor/orchestration";
 import type { ScenarioMcpServer, ScenarioTool } from "./agent-scenario-schema.js";
 import { harnessFixturePath } from "./harness-fixture.js";
 import {

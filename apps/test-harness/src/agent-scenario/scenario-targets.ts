@@ -1,13 +1,13 @@
 import {
+  createAnthropicMessagesModel,
+  createOpenAIChatModel,
   findModelInfo,
   type Model,
   type ModelInfo,
   type ModelRequest,
   modelInfoSchema,
-} from "@arbor/providers";
-import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
-import { createOpenAIChatModel } from "@arbor/providers/openai";
-import { FakeProviderServer, SCRIPTED_MODEL_INFO, ScriptedModel } from "@arbor/providers/test";
+} from "@arbor/orchestration";
+import { FakeProviderServer, SCRIPTED_MODEL_INFO, ScriptedModel } from "@arbor/orchestration/test";
 import type { AgentTarget } from "./agent-scenario-schema.js";
 
 /** The models of a scenario's targets, and how often each was called. */

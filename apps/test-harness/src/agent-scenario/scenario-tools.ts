@@ -1,4 +1,4 @@
-import { type AgentTool, defineTool } from "@arbor/turn-runner";
+import { type AgentTool, defineTool } from "@arbor/orchestration";
 import { z } from "zod";
 import type { ScenarioTool } from "./agent-scenario-schema.js";
 

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { modelEventSchema, modelInfoSchema } from "@arbor/providers";
+import { modelEventSchema, modelInfoSchema } from "@arbor/orchestration";
 import { z } from "zod";
 
 /** The current cassette file version. */

@@ -1,4 +1,4 @@
-import type { Model, ModelEvent, ModelInfo, ModelRequest } from "@arbor/providers";
+import type { Model, ModelEvent, ModelInfo, ModelRequest } from "@arbor/orchestration";
 import {
   CASSETTE_VERSION,
   type Cassette,

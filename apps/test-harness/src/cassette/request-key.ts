@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ModelInfo, ModelRequest } from "@arbor/providers";
+import type { ModelInfo, ModelRequest } from "@arbor/orchestration";
 
 /**
  * A stable key for one model call: the first 16 hex digits of the SHA-256 of the model's

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { FakeProviderServer } from "@arbor/providers/test";
+import { FakeProviderServer } from "@arbor/orchestration/test";
 import { formatResultsTable } from "../scenario/format-table.js";
 import { runScenario, type ScenarioResult } from "../scenario/run-scenario.js";
 import {

@@ -1,14 +1,14 @@
 import {
   type CollectedStream,
   collectStream,
+  createAnthropicMessagesModel,
+  createOpenAIChatModel,
   type Model,
   type ModelMessage,
   type ModelRequest,
   type Usage,
-} from "@arbor/providers";
-import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
-import { createOpenAIChatModel } from "@arbor/providers/openai";
-import { FakeProviderServer, ScriptedModel } from "@arbor/providers/test";
+} from "@arbor/orchestration";
+import { FakeProviderServer, ScriptedModel } from "@arbor/orchestration/test";
 import { runAgentScenario } from "../agent-scenario/run-agent-scenario.js";
 import { runOrchestrationScenario } from "../orchestration-scenario/run-orchestration-scenario.js";
 import type { ScenarioResult } from "./observed-run.js";

@@ -3,8 +3,8 @@ import {
   STOP_REASONS,
   toolDefinitionSchema,
   usageSchema,
-} from "@arbor/providers";
-import { scriptedResponseSchema } from "@arbor/providers/test";
+} from "@arbor/orchestration";
+import { scriptedResponseSchema } from "@arbor/orchestration/test";
 import { z } from "zod";
 
 /** The current scenario format version. */

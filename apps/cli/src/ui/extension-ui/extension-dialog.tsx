@@ -1,4 +1,4 @@
-import type { CustomUIKey, UIRequest } from "@arbor/extensions-api";
+import type { CustomUIKey, UIRequest } from "@arbor/orchestration";
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import { terminalSafe } from "../../output/index.js";

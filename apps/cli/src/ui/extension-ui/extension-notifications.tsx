@@ -1,4 +1,4 @@
-import type { UINotification } from "@arbor/extensions-api";
+import type { UINotification } from "@arbor/orchestration";
 import { Box, Text } from "ink";
 import { terminalSafe } from "../../output/index.js";
 

@@ -1,4 +1,4 @@
-import type { ExtensionRunner } from "@arbor/extensions-api";
+import type { ExtensionRunner } from "@arbor/orchestration";
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import { Box, Text } from "ink";
 import { createContext, useContext } from "react";

@@ -1,4 +1,4 @@
-import type { ExtensionUIProvider, UINotification, UIRequest } from "@arbor/extensions-api";
+import type { ExtensionUIProvider, UINotification, UIRequest } from "@arbor/orchestration";
 
 /** The request on screen and how to answer it. */
 export interface PendingUIRequest {

@@ -1,4 +1,4 @@
-import type { ToolUpdateEvent } from "@arbor/extensions-api";
+import type { ToolUpdateEvent } from "@arbor/orchestration";
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
 import { terminalSafe } from "../../output/index.js";

@@ -1,5 +1,4 @@
-import type { AgentDefinition, AgentHostOptions, AgentNode } from "@arbor/orchestration";
-import type { ImagePart } from "@arbor/providers";
+import type { AgentDefinition, AgentHostOptions, AgentNode, ImagePart } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
 import { runInProgress } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
