@@ -164,6 +164,8 @@ async function* read(
               break;
             }
             for (const message of parser.push(decoder.decode(chunk.value, { stream: true }))) {
+              // Nothing more once the caller aborted, even what this chunk still holds.
+              throwIfAborted(signal, runId);
               if (message.event === "end") {
                 settle.resolve(parseMessage(message, runResponseSchema, runId));
                 return;
