@@ -261,6 +261,19 @@ describe("streamRun against hostile or odd servers", () => {
     expect((await stream.result).lastSeq).toBe(3);
   });
 
+  it("drops a message cut off by a reset and reads it whole after reconnecting", async () => {
+    fake = await startScriptedSseServer([
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(message(1) + message(2).slice(0, 30), () => res.socket?.resetAndDestroy());
+      },
+      sse(message(2) + message(3) + endMessage),
+    ]);
+    const items = await collect(streamOf(fake.url));
+    expect(eventsOf(items).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(fake.lastEventIds).toEqual([undefined, "1"]);
+  });
+
   it("yields a resync item and goes on from the events still kept", async () => {
     const resync = JSON.stringify({
       run: JSON.parse(endMessage.slice("event: end\ndata: ".length)),
