@@ -1,6 +1,7 @@
 import { ArborError } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { KeyFileError } from "./auth/file-api-key-store.js";
+import { StreamRunError } from "./client/stream-run-error.js";
 import { ServerConfigError } from "./config/server-config-error.js";
 import { ApiError } from "./errors/api-error.js";
 import { RunLeaseLostError } from "./runs/postgres/run-lease-lost-error.js";
@@ -11,6 +12,7 @@ const samples: Array<[{ name: string; isInstance(value: unknown): boolean }, Err
   [ServerConfigError, new ServerConfigError("--port", "(value)", "not a number")],
   [ApiError, new ApiError(404, "not_found", "no such session")],
   [RunLeaseLostError, new RunLeaseLostError("run-1", 2)],
+  [StreamRunError, new StreamRunError("sequence_gap", "event 3 after 1", { seq: 3 })],
 ];
 
 describe("the server's errors", () => {

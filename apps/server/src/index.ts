@@ -10,7 +10,15 @@ export {
 } from "./auth/api-key-schema.js";
 export { FileApiKeyStore, KeyFileError } from "./auth/file-api-key-store.js";
 export { MemoryApiKeyStore } from "./auth/memory-api-key-store.js";
-export { type ArborClient, createArborClient } from "./client.js";
+export { type SseLimits, type SseMessage, SseParser } from "./client/sse-parser.js";
+export type {
+  RunStream,
+  RunView,
+  StreamRunItem,
+  StreamRunOptions,
+} from "./client/stream-run.js";
+export { StreamRunError, type StreamRunErrorCode } from "./client/stream-run-error.js";
+export { type ArborClient, type ArborClientExtras, createArborClient } from "./client.js";
 export { DEFAULT_LIMITS, type ServerLimits, serverLimitsSchema } from "./config/limits.js";
 export {
   loadServerAgents,
@@ -37,4 +45,5 @@ export {
   type RunServiceOptions,
   type StartRunRequest,
 } from "./runs/run-service.js";
+export { type ServerRunEvent, serverRunEventSchema } from "./runs/server-run-event.js";
 export { type RunningServer, type StartServerContext, startServer } from "./server.js";
