@@ -20,6 +20,8 @@ export function singleRun(
       rootCost: own.cost,
     }),
   );
+  // A run whose result nobody reads (its app gave up on it) must not end the process.
+  result.catch(() => undefined);
   return {
     runId: run.runId,
     events: run.events,

@@ -121,6 +121,8 @@ export class AgentTree {
       this.#active = undefined;
       log.close();
     });
+    // A run whose result nobody reads (its app gave up on it) must not end the process.
+    result.catch(() => undefined);
     return {
       runId: start.runId,
       events,
