@@ -146,6 +146,49 @@ describe("agent trees over HTTP", () => {
     await researcher.close();
   });
 
+  it("carries the caller's run ids as the ancestry of the run and of its children", async () => {
+    const id = await newSession(t);
+    const refused = await t.call("POST", `/v1/sessions/${id}/runs`, {
+      json: { agent: "team", prompt: "Solve it", parentRunId: "has spaces" },
+    });
+    expect(refused.status).toBe(400);
+    const started = await t.call("POST", `/v1/sessions/${id}/runs`, {
+      json: { agent: "team", prompt: "Solve it", parentRunId: "caller-1", originRunId: "origin-7" },
+    });
+    const { runId } = (await started.json()) as { runId: string };
+    expect((await waitForRun(t, runId)).status).toBe("completed");
+    const events = eventsOf(await (await t.call("GET", `/v1/runs/${runId}/events`)).text());
+    const own = events.filter(
+      (event) =>
+        typeof event.ancestry === "object" &&
+        (event.ancestry as { agentPath: string }).agentPath === "team",
+    );
+    expect(own.length).toBeGreaterThan(0);
+    for (const event of own) {
+      expect(event.ancestry).toMatchObject({ runId, parentId: "caller-1", originId: "origin-7" });
+    }
+    // The children's own runs keep the request's origin.
+    const session = await t.deps.store.open(id, { tenant: t.alice.tenantId, readOnly: true });
+    const child = events.find((event) => event.type === "child_start") as {
+      childSessionId: string;
+    };
+    await session.close();
+    const childSession = await t.deps.store.open(child.childSessionId, {
+      tenant: t.alice.tenantId,
+      readOnly: true,
+    });
+    const ancestry = childSession
+      .getEntries()
+      .find(
+        (entry) => (entry as { customType?: string }).customType === "arbor.orchestration.ancestry",
+      );
+    expect((ancestry as { data: Record<string, unknown> }).data).toMatchObject({
+      originRunId: "origin-7",
+      parentRunId: runId,
+    });
+    await childSession.close();
+  });
+
   it("hands a router's request to its destination, which answers", async () => {
     const id = await newSession(t);
     const started = await t.call("POST", `/v1/sessions/${id}/runs`, {

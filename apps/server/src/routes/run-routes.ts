@@ -139,6 +139,14 @@ export function runRoutes(deps: AppDeps, streams: StreamCounter) {
           prompt: body.prompt,
           ...(body.images ? { images: body.images } : {}),
           ifBusy: body.ifBusy,
+          ...(body.parentRunId !== undefined || body.originRunId !== undefined
+            ? {
+                ancestry: {
+                  ...(body.parentRunId !== undefined ? { parentId: body.parentRunId } : {}),
+                  ...(body.originRunId !== undefined ? { originId: body.originRunId } : {}),
+                },
+              }
+            : {}),
         });
       } catch (error) {
         if (streaming) streams.release(owner.keyId);

@@ -47,7 +47,10 @@ export async function openRun(
         agent,
         models: deps.models,
         // The root's run is the server's run; a tree's children draw ids of their own.
-        agentOptions: { generateRunId: runIdsFrom(runId) },
+        agentOptions: {
+          generateRunId: runIdsFrom(runId),
+          ...(request.ancestry ? { ancestry: request.ancestry } : {}),
+        },
         ...extensions?.hostOptions,
       }),
     );

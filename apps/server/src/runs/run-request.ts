@@ -13,4 +13,14 @@ export interface StartRunRequest {
   ifBusy: IfBusy;
   /** An extension command to run instead of the prompt; text it returns is sent as the prompt. */
   command?: { name: string; args: string };
+  /** Where the run sits among the runs of a request (its events' `ancestry`). */
+  ancestry?: RunRequestAncestry;
+}
+
+/** The runs around a server run, as the client names them. */
+export interface RunRequestAncestry {
+  /** The run that asked for this one. */
+  parentId?: string;
+  /** The run the whole request started with. */
+  originId?: string;
 }

@@ -12,6 +12,13 @@ export const promptImageSchema = z.strictObject({
   mimeType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
 });
 
+/** A run id a client names for a run's ancestry: non-empty, without spaces, 200 characters at most. */
+const ancestryIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^\S+$/, "must not contain spaces or line breaks");
+
 /** `POST /v1/sessions/:id/runs`. */
 export const startRunBodySchema = z.strictObject({
   /** The agent, by the name the server's config gives it. */
@@ -20,6 +27,13 @@ export const startRunBodySchema = z.strictObject({
   images: z.array(promptImageSchema).max(16).optional(),
   /** When the session already has a run: refuse (409), wait behind it, or abort it first. */
   ifBusy: z.enum(["reject", "enqueue", "interrupt"]).default("reject"),
+  /**
+   * The run that asked for this one (an agent calling the API, a headend's request): every
+   * event's `ancestry.parentId`.
+   */
+  parentRunId: ancestryIdSchema.optional(),
+  /** The run the whole request started with: every event's `ancestry.originId` (default: this run). */
+  originRunId: ancestryIdSchema.optional(),
 });
 
 /** `202` of a started run. */

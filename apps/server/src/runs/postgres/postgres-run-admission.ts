@@ -115,6 +115,7 @@ export class PostgresRunAdmission implements RunAdmission {
         prompt: request.prompt,
         ...(request.images ? { images: request.images } : {}),
         ...(request.command ? { command: request.command } : {}),
+        ...(request.ancestry ? { ancestry: request.ancestry } : {}),
       },
       ifBusy: request.ifBusy,
       claimHere: this.hasRoom(),
@@ -236,6 +237,7 @@ export class PostgresRunAdmission implements RunAdmission {
           prompt: request.prompt,
           ...(request.images ? { images: request.images as ImagePart[] } : {}),
           ...(request.command ? { command: request.command } : {}),
+          ...(request.ancestry ? { ancestry: request.ancestry } : {}),
           ifBusy: "reject",
         },
       })

@@ -1,6 +1,6 @@
 import { runInProgress } from "../../errors/index.js";
 import type { RunRecord } from "../run-record.js";
-import type { IfBusy } from "../run-request.js";
+import type { IfBusy, RunRequestAncestry } from "../run-request.js";
 import { CHANNELS, type ClusterDb, type StatementRunner } from "./cluster-db.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 
@@ -19,6 +19,7 @@ export interface StoredRunRequest {
   prompt: string;
   images?: readonly unknown[];
   command?: { name: string; args: string };
+  ancestry?: RunRequestAncestry;
 }
 
 /** A run this instance claimed: its record, what to run and the generation fencing it. */
