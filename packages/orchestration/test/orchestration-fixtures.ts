@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ScriptedModel, type ScriptedResponseInput } from "@arbor/providers/test";
 import { isEntryOfType, MemorySessionStore, type Session } from "@arbor/session-store";
-import type { ModelTargetSpec } from "../src/definition/index.js";
+import { defineAgent, type ModelTargetSpec } from "../src/definition/index.js";
+import type { AgentNode } from "../src/orchestration/agent-tree.js";
+import type { RunEvent } from "../src/orchestration/orchestration-events.js";
 
 /** A folder of agent files written for one test; `remove()` deletes it. */
 export async function agentFolder(files: Record<string, string>): Promise<{
@@ -57,4 +59,32 @@ export function customData(session: Session, customType: string): unknown[] {
     .flatMap((entry) =>
       isEntryOfType(entry, "custom") && entry.customType === customType ? [entry.data] : [],
     );
+}
+
+/** Every event of a run's stream, once it ended. */
+export async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
+  const all: RunEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+/** A scripted answer that calls one tool. */
+export const call = (name: string, args: Record<string, unknown>, id = "c1") => ({
+  blocks: [{ type: "toolCall" as const, id, name, arguments: args }],
+});
+
+/** An agent given in code whose model is `scripted/<name>`, with sub-agents and destinations. */
+export function node(
+  name: string,
+  agents: AgentNode[] = [],
+  destinations: AgentNode[] = [],
+): AgentNode {
+  return {
+    definition: defineAgent({ name, models: [`scripted/${name}`] }),
+    file: "<inline>",
+    advisors: [],
+    destinations,
+    handoff: undefined,
+    agents,
+  };
 }

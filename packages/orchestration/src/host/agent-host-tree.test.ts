@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   agentFile,
   agentFolder,
+  call,
+  collect,
   customData,
+  node,
   scriptedModels,
 } from "../../test/orchestration-fixtures.js";
 import { defineAgent } from "../definition/index.js";
@@ -20,27 +23,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
-  const all: RunEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
-
-const call = (name: string, args: Record<string, unknown>, id = "c1") => ({
-  blocks: [{ type: "toolCall" as const, id, name, arguments: args }],
-});
-
-function node(name: string, agents: AgentNode[] = [], destinations: AgentNode[] = []): AgentNode {
-  return {
-    definition: defineAgent({ name, models: [`scripted/${name}`] }),
-    file: "<inline>",
-    advisors: [],
-    destinations,
-    handoff: undefined,
-    agents,
-  };
-}
 
 describe("AgentHost with an agent tree", () => {
   it("runs a definition's advisors and sub-agents through the host, streaming one sequence", async () => {

@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   agentFile,
   agentFolder,
+  call,
+  collect,
   customData,
+  node,
   scriptedModels,
 } from "../../test/orchestration-fixtures.js";
 import { defineAgent } from "../definition/index.js";
@@ -14,7 +17,7 @@ import {
   FINAL_ANSWER_CUSTOM_TYPE,
 } from "../orchestration/child-records.js";
 import { loadAgentTree } from "../orchestration/load-agent-tree.js";
-import { type RunEvent, runEventSchema } from "../orchestration/orchestration-events.js";
+import { runEventSchema } from "../orchestration/orchestration-events.js";
 import { orchestrationResultSchema } from "../orchestration/orchestration-result.js";
 import { runAgent } from "./run-agent.js";
 
@@ -22,27 +25,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
-  const all: RunEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
-
-const call = (name: string, args: Record<string, unknown>, id = "c1") => ({
-  blocks: [{ type: "toolCall" as const, id, name, arguments: args }],
-});
-
-function node(name: string, agents: AgentNode[] = []): AgentNode {
-  return {
-    definition: defineAgent({ name, models: [`scripted/${name}`] }),
-    file: "<inline>",
-    advisors: [],
-    destinations: [],
-    handoff: undefined,
-    agents,
-  };
-}
 
 describe("runAgent", () => {
   it("runs advisors, then the main agent with their answers as tagged blocks, recording every child", async () => {
