@@ -64,6 +64,21 @@ describe("OpenAPI", () => {
     expect(Object.keys(start.responses)).toEqual(
       expect.arrayContaining(["202", "400", "401", "404", "409"]),
     );
+    // Each SSE route describes its `data:` with the run event union, agent-tree events included.
+    const sse = [
+      (start.responses["200"] as { content: Record<string, { schema: unknown }> }).content,
+      (
+        doc.paths["/v1/runs/{id}/events"]?.get as {
+          responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+        }
+      ).responses["200"]?.content,
+    ];
+    for (const content of sse) {
+      const schema = JSON.stringify(content?.["text/event-stream"]?.schema ?? {});
+      for (const type of ["text_delta", "agent_end", "child_start", "handoff", "ui_request"]) {
+        expect(schema).toContain(`"${type}"`);
+      }
+    }
   });
 
   it("gives TypeScript users a typed hc client", async () => {
