@@ -65,13 +65,12 @@ describe("OpenAPI", () => {
       expect.arrayContaining(["202", "400", "401", "404", "409"]),
     );
     // Each SSE route describes its `data:` with the run event union, agent-tree events included.
+    const events = doc.paths["/v1/runs/{id}/events"]?.get as
+      | { responses: Record<string, { content: Record<string, { schema: unknown }> }> }
+      | undefined;
     const sse = [
       (start.responses["200"] as { content: Record<string, { schema: unknown }> }).content,
-      (
-        doc.paths["/v1/runs/{id}/events"]?.get as {
-          responses: Record<string, { content: Record<string, { schema: unknown }> }>;
-        }
-      ).responses["200"]?.content,
+      events?.responses["200"]?.content,
     ];
     for (const content of sse) {
       const schema = JSON.stringify(content?.["text/event-stream"]?.schema ?? {});
