@@ -54,7 +54,7 @@ const samples: { [T in ArborEntryType]: { payload: Record<string, unknown>; requ
   },
   "arbor.system-prompt": { payload: { text: "You are careful." }, required: "text" },
   "arbor.context-switch": {
-    payload: { directory: "/work/b", previousDirectory: "/work/a" },
+    payload: { directory: "/repo/b", previousDirectory: "/repo/a" },
     required: "directory",
   },
   "arbor.final-turn": { payload: { reason: "max_turns" }, required: "reason" },
@@ -110,7 +110,7 @@ const samples: { [T in ArborEntryType]: { payload: Record<string, unknown>; requ
     },
     required: "toolCallId",
   },
-  "arbor.cli.agent-file": { payload: { file: "/work/agents/main.md" }, required: "file" },
+  "arbor.cli.agent-file": { payload: { file: "/repo/agents/main.md" }, required: "file" },
 };
 
 const types = Object.keys(arborEntrySchemas) as ArborEntryType[];
