@@ -236,7 +236,7 @@ export class ChatController {
    */
   async follow(run: {
     events: AsyncIterable<RunEvent>;
-    result: Promise<{ finalAgent?: string } | unknown>;
+    result: Promise<unknown>;
   }): Promise<void> {
     this.update({ running: true });
     for await (const event of run.events) this.apply(event);
