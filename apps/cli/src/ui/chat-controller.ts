@@ -234,10 +234,7 @@ export class ChatController {
    * Streams a run (one the user started, or one an extension started) into the transcript;
    * the run's events replay from its start, so a run that began before the app did shows whole.
    */
-  async follow(run: {
-    events: AsyncIterable<RunEvent>;
-    result: Promise<unknown>;
-  }): Promise<void> {
+  async follow(run: { events: AsyncIterable<RunEvent>; result: Promise<unknown> }): Promise<void> {
     this.update({ running: true });
     for await (const event of run.events) this.apply(event);
     // The footer's totals are derived from the session, where the run stored its use.
