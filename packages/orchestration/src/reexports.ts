@@ -18,6 +18,8 @@ export {
   type ExtensionUIProvider,
   guardExtensionFailures,
   type ProcessFailureSource,
+  type RegisteredCommand,
+  type RenderedMessage,
   type ToolUpdateEvent,
   type UINotification,
   type UIQuestion,

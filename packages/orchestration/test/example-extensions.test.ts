@@ -82,15 +82,15 @@ describe("example extensions through AgentHost", () => {
     ]);
     await host.prompt("Hi").result;
     const first = lastAssistantId(host.session) as string;
-    expect(await host.agent.extensions?.runCommand("bookmark", "  before refactor ")).toEqual({
+    expect((await host.runCommand("bookmark", "  before refactor ")).outcome).toEqual({
       status: "done",
     });
     expect(host.session.getLabel(first)).toBe("before refactor");
 
     await host.prompt("Once more").result;
     const second = lastAssistantId(host.session) as string;
-    await host.agent.extensions?.runCommand("/bookmark", "");
-    await host.agent.extensions?.runCommand("bookmark", "after");
+    await host.runCommand("/bookmark", "");
+    await host.runCommand("bookmark", "after");
     expect(host.session.getLabel(second)).toBe("after");
     expect(host.session.getLabel(first)).toBe("before refactor");
     expect(errors).toEqual([]);
@@ -99,7 +99,7 @@ describe("example extensions through AgentHost", () => {
 
   it("bookmark: on an empty session the command fails with its reason", async () => {
     const { host, errors } = await hostWithExample("bookmark.ts", []);
-    const outcome = await host.agent.extensions?.runCommand("bookmark", "x");
+    const { outcome } = await host.runCommand("bookmark", "x");
     expect(outcome).toMatchObject({ status: "failed" });
     expect(outcome?.status === "failed" && outcome.error).toContain("nothing to bookmark yet");
     expect(errors.map(({ extensionName, event, kind }) => [extensionName, event, kind])).toEqual([
@@ -112,7 +112,7 @@ describe("example extensions through AgentHost", () => {
     const { host } = await hostWithExample("bookmark.ts", ["Hello"]);
     await host.prompt("Hi").result;
     const answer = lastAssistantId(host.session) as string;
-    await host.agent.extensions?.runCommand("bookmark", "kept");
+    await host.runCommand("bookmark", "kept");
     const forked = await host.fork();
     expect(host.session).toBe(forked);
     expect(forked.getLabel(answer)).toBe("kept");
@@ -203,7 +203,7 @@ describe("example extensions through AgentHost", () => {
     });
     const host = await AgentHost.open(options);
     await host.prompt("Hi").result;
-    expect(await host.agent.extensions?.runCommand("bookmark", "here")).toEqual({
+    expect((await host.runCommand("bookmark", "here")).outcome).toEqual({
       status: "done",
     });
     expect(host.session.getLabel(lastAssistantId(host.session) as string)).toBe("here");

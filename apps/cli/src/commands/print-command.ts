@@ -83,7 +83,7 @@ export async function printCommand(context: CliContext, words: readonly string[]
     if (!prompt && unanswered === undefined) throw noPrompt();
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
-      const notice = unpriced.check(opened.agent.model.info);
+      const notice = unpriced.check(opened.state().model);
       if (notice) printer.err(`[${notice}]\n`);
     };
     reportPrice();

@@ -66,7 +66,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     const opened = host;
     const unpriced = new UnpricedModels();
     const reportPrice = () => {
-      const notice = unpriced.check(opened.agent.model.info);
+      const notice = unpriced.check(opened.state().model);
       if (notice) printer.err(`[${notice}]\n`);
     };
     reportPrice();

@@ -73,7 +73,7 @@ export function ChatApp({
     () =>
       renderedLinesLookup(
         () => controller.currentSession,
-        () => controller.currentAgent.extensions?.runner,
+        (message, options) => controller.renderMessage(message, options),
         80,
       ),
     [controller],
@@ -94,9 +94,7 @@ export function ChatApp({
       get commands() {
         return [
           ...BUILTIN_COMMANDS.map((command) => command.name),
-          ...(controller.currentAgent.extensions?.getCommands() ?? []).map(
-            (command) => command.name,
-          ),
+          ...controller.extensionCommands().map((command) => command.name),
         ];
       },
       listDir: workspaceDirLister(cwd),

@@ -1,4 +1,10 @@
-import type { AgentHost, AgentSession, RunEvent } from "@arbor/orchestration";
+import type {
+  AgentHost,
+  CommandOutcome,
+  RegisteredCommand,
+  RenderedMessage,
+  RunEvent,
+} from "@arbor/orchestration";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/orchestration";
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { ProjectRules } from "../agent/agent-factory.js";
@@ -86,9 +92,31 @@ export class ChatController {
     return this.host.session;
   }
 
-  /** The agent prompts go through (for extension commands). */
-  get currentAgent(): AgentSession {
-    return this.host.agent;
+  /** The `/commands` the extensions registered. */
+  extensionCommands(): RegisteredCommand[] {
+    return this.host.commands();
+  }
+
+  /** An extension's rendering of a displayed custom message of the current session. */
+  renderMessage(...args: Parameters<AgentHost["renderMessage"]>): RenderedMessage | undefined {
+    return this.host.renderMessage(...args);
+  }
+
+  /**
+   * Runs an extension's `/command`; text the command returns is sent as the next prompt
+   * and streamed into the transcript like the user's.
+   */
+  async runCommand(name: string, args: string): Promise<CommandOutcome> {
+    const { outcome, run } = await this.host.runCommand(name, args);
+    if (run && outcome.status === "done" && outcome.prompt !== undefined) {
+      const items: TranscriptItem[] = [
+        ...this.state.items,
+        { kind: "user", id: nextItemId("u"), text: outcome.prompt },
+      ];
+      this.update({ items, running: true });
+      void this.follow(run);
+    }
+    return outcome;
   }
 
   /** The stream rules loaded for the project. */
@@ -174,7 +202,7 @@ export class ChatController {
 
   /** `items` with a notice added when the current model has no price and was not reported. */
   private withPriceNotice(items: readonly TranscriptItem[]): readonly TranscriptItem[] {
-    const text = this.unpriced.check(this.host.agent.model.info);
+    const text = this.unpriced.check(this.host.state().model);
     if (text === undefined) return items;
     const notice: TranscriptItem = { kind: "notice", id: nextItemId("n"), text, tone: "warning" };
     const last = items.at(-1);

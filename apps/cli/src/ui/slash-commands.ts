@@ -81,7 +81,7 @@ function helpText(controller: ChatController): string {
   const lines = BUILTIN_COMMANDS.map(
     (command) => `${command.usage.padEnd(40)} ${command.description}`,
   );
-  for (const command of controller.currentAgent.extensions?.getCommands() ?? []) {
+  for (const command of controller.extensionCommands()) {
     lines.push(
       `${`/${command.name}`.padEnd(40)} ${command.description} (${command.extensionName})`,
     );
@@ -216,18 +216,14 @@ async function runExtensionCommand(
   name: string,
   args: string,
 ): Promise<SlashOutcome> {
-  const extensions = controller.currentAgent.extensions;
-  const outcome = extensions
-    ? await extensions.runCommand(name, args)
-    : { status: "unknown_command" as const };
+  // A command may return the text of the next prompt: the controller sends and shows it.
+  const outcome = await controller.runCommand(name, args);
   if (outcome.status === "unknown_command") {
     controller.notify(`There is no command /${name}. Type /help to see the commands.`, "warning");
   } else if (outcome.status === "failed") {
     controller.notify(`/${name} failed: ${outcome.error}`, "error");
-  } else {
+  } else if (outcome.prompt === undefined) {
     controller.reload();
-    // A command may return the text of the next prompt.
-    if (outcome.prompt !== undefined) void controller.send(outcome.prompt);
   }
   return {};
 }

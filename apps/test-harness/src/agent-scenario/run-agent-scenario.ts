@@ -129,14 +129,15 @@ async function prepare(harness: Harness, agent: ScenarioAgent, prompt: Prompt): 
       harness.failures.push(`compact() failed: ${String(outcome.error)}`);
   }
   if ("command" in prompt && prompt.command !== undefined) {
-    const extensions = agent.agent.extensions;
-    if (!extensions) throw new Error("command: the scenario loads no extensions");
+    if (!harness.scenario.agent.extensions) {
+      throw new Error("command: the scenario loads no extensions");
+    }
     // Through the host: text the command returns is sent as the next prompt.
     const { outcome, run } = await agent.runCommand(prompt.command.name, prompt.command.args);
     harness.extensions?.commands.push(outcome);
     await run?.result;
     // A command may start a run (sendUserMessage, triggerTurn); let it end first.
-    await agent.agent.extensions?.idle();
+    await agent.waitForIdle();
   }
 }
 

@@ -14,10 +14,10 @@ export type ScenarioAgent = Pick<
   | "runCommand"
   | "close"
   | "session"
-  | "agent"
-> & {
-  setModel(model: AgentHost["agent"]["model"]): Promise<void>;
-};
+  | "commands"
+  | "waitForIdle"
+  | "setModel"
+>;
 
 /**
  * Opens the agent under test through {@link AgentHost}: every scenario, stream-rule budgets

@@ -139,6 +139,6 @@ export async function openScenarioHost(
   } as AgentHostOptions;
   const host = await AgentHost.open(options);
   // A run a session_start handler started (sendUserMessage, triggerTurn) ends first.
-  await host.agent.extensions?.idle();
+  await host.waitForIdle();
   return host;
 }

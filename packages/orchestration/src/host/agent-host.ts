@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { CommandOutcome, SessionStartReason, ToolUpdateListener } from "@arbor/extensions-api";
+import type {
+  CommandOutcome,
+  ExtensionRunner,
+  RegisteredCommand,
+  RenderedMessage,
+  SessionStartReason,
+  ToolUpdateListener,
+} from "@arbor/extensions-api";
 import type { ImagePart, Model, ReasoningLevel } from "@arbor/providers";
 import { FileSessionStore, isEntryOfType, type Session } from "@arbor/session-store";
 import {
@@ -178,11 +185,6 @@ export class AgentHost {
     return this.currentSession;
   }
 
-  /** The agent of the current session, for what the host does not wrap (extension commands). */
-  get agent(): AgentSession {
-    return this.currentAgent;
-  }
-
   /** The root agent's definition (the agent the host was opened with, or its tree's root). */
   get definition(): AgentDefinition {
     return this.setup.definition;
@@ -267,19 +269,41 @@ export class AgentHost {
     return { outcome, run: this.prompt(outcome.prompt) };
   }
 
+  /** The `/commands` the extensions registered, for an app's help and completion. */
+  commands(): RegisteredCommand[] {
+    return this.currentAgent.extensions?.getCommands() ?? [];
+  }
+
+  /**
+   * An extension's rendering of a displayed custom message (its registered renderer's
+   * lines); `undefined` without a renderer for its type.
+   */
+  renderMessage(
+    message: Parameters<ExtensionRunner["renderMessage"]>[0],
+    options?: Parameters<ExtensionRunner["renderMessage"]>[1],
+  ): RenderedMessage | undefined {
+    return this.setup.options.extensions?.renderMessage(message, options);
+  }
+
   /** Calls `listener` with every progress report of a running extension tool; returns a remover. */
   onToolUpdate(listener: ToolUpdateListener): () => void {
     return this.setup.options.extensions?.onToolUpdate(listener) ?? (() => false);
   }
 
-  /** Resolves once no prompt, extension run or change (navigate, compact, fork, switch) runs. */
+  /**
+   * Resolves once no prompt, extension run or change (navigate, compact, fork, switch) runs,
+   * and every run extensions started (`sendUserMessage`, `triggerTurn`) has ended.
+   */
   async waitForIdle(): Promise<void> {
-    while (this.state().busy !== undefined && !this.closing) {
-      const under = [...this.runs, ...(this.pending ? [this.pending] : [])];
-      // A run started outside the host (the agent directly) is polled for.
-      const wait = under.length > 0 ? Promise.race(under) : delay(10);
-      await wait.catch(() => undefined);
-    }
+    do {
+      while (this.state().busy !== undefined && !this.closing) {
+        const under = [...this.runs, ...(this.pending ? [this.pending] : [])];
+        // A run started outside the host (the agent directly) is polled for.
+        const wait = under.length > 0 ? Promise.race(under) : delay(10);
+        await wait.catch(() => undefined);
+      }
+      if (!this.closing) await this.currentAgent.extensions?.idle();
+    } while (this.state().busy !== undefined && !this.closing);
   }
 
   /** The models the definition's targets name, those the host can build. */

@@ -166,15 +166,50 @@ describe("AgentHost extension lifecycle", () => {
         seen.push(`${result.success}:${host.session.id}`);
       });
     });
-    await host.agent.extensions?.runCommand("ask", "hello");
-    await host.agent.extensions?.idle();
+    await host.runCommand("ask", "hello");
+    await host.waitForIdle();
     await host.switchSession({ create: { cwd: "/project" } });
-    await host.agent.extensions?.runCommand("ask", "again");
-    await host.agent.extensions?.idle();
+    await host.runCommand("ask", "again");
+    await host.waitForIdle();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toHaveLength(2);
     expect(seen.every((line) => line.startsWith("true:"))).toBe(true);
     expect(host.session.getBranch().some((entry) => entry.type === "message")).toBe(true);
+    await host.close();
+  });
+
+  it("lists the extensions' commands, renders their messages and waits for their runs", async () => {
+    const { runner } = await recordingExtensions();
+    await runner.addExtension("notes", (arbor) => {
+      arbor.registerCommand("ask", {
+        description: "Asks the model",
+        handler: async (args) => {
+          await arbor.sendUserMessage(args);
+        },
+      });
+      arbor.registerMessageRenderer("note", (message) => [`note: ${String(message.content)}`]);
+    });
+    const { options } = scriptedHostOptions(["an answer"], { extensions: runner });
+    const host = await AgentHost.open(options);
+    expect(host.commands().map((command) => [command.name, command.extensionName])).toEqual([
+      ["ask", "notes"],
+    ]);
+    expect(
+      host.renderMessage({ customType: "note", content: "kept", display: true }, { width: 40 }),
+    ).toEqual({ lines: ["note: kept"], extensionName: "notes" });
+    expect(host.renderMessage({ customType: "other", content: "x", display: true })).toBe(
+      undefined,
+    );
+    // The command's run was started by the extension, not by a prompt of the host.
+    const { outcome, run } = await host.runCommand("ask", "hello");
+    expect(outcome).toEqual({ status: "done" });
+    expect(run).toBeUndefined();
+    await host.waitForIdle();
+    const answers = host.session
+      .getBranch()
+      .filter((entry) => isEntryOfType(entry, "message") && entry.message.role === "assistant");
+    expect(answers).toHaveLength(1);
+    expect(host.state().busy).toBeUndefined();
     await host.close();
   });
 
@@ -188,7 +223,7 @@ describe("AgentHost extension lifecycle", () => {
     const { options } = scriptedHostOptions(["hello from the start"], { extensions: runner });
     const runs: AgentRun[] = [];
     const host = await AgentHost.open({ ...options, onRun: (run) => runs.push(run) });
-    await host.agent.extensions?.idle();
+    await host.waitForIdle();
     expect(runs).toHaveLength(1);
     const result = await runs[0]?.result;
     expect(result).toMatchObject({ success: true, finalReport: { value: "hello from the start" } });

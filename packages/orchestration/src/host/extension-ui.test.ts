@@ -107,7 +107,7 @@ describe("AgentHost: session actions for extensions", () => {
     });
     const { options } = scriptedHostOptions(responses, { extensions: runner });
     const host = await AgentHost.open(options);
-    return { host, log };
+    return { host, log, runner };
   }
 
   it("reads the model, the catalogue and the context usage from the host's state", async () => {
@@ -213,7 +213,7 @@ describe("AgentHost: session actions for extensions", () => {
   });
 
   it("compact from a command compacts through the host", async () => {
-    const { host } = await withCommand(
+    const { host, runner } = await withCommand(
       async (_args, ctx) => {
         const outcome = await ctx.compact("keep names");
         ctx.ui.notify(`compact: ${outcome.status}`);
@@ -221,7 +221,7 @@ describe("AgentHost: session actions for extensions", () => {
       ["a1", "a2", "summary of the talk"],
     );
     const ui = new ScriptedExtensionUI();
-    host.agent.extensions?.runner.bindUI(ui);
+    runner.bindUI(ui);
     await host.prompt("q1").result;
     await host.prompt("q2").result;
     await host.runCommand("go");

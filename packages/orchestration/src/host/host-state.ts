@@ -1,4 +1,4 @@
-import type { ReasoningLevel } from "@arbor/providers";
+import type { ModelInfo, ReasoningLevel } from "@arbor/providers";
 import { estimateContextTokens, isEntryOfType, type Session } from "@arbor/session-store";
 import type { AgentSession } from "@arbor/turn-runner";
 import { type SessionUsage, sessionUsage } from "./session-usage.js";
@@ -14,7 +14,7 @@ export interface AgentHostState {
   /** The session's name, else the title made from its first user message. */
   title: string | undefined;
   /** The model the next request goes to. */
-  model: { provider: string; id: string; contextWindow: number };
+  model: Pick<ModelInfo, "provider" | "id" | "contextWindow" | "pricing">;
   /** The path's reasoning level, else the definition's, else `off`. */
   thinkingLevel: ReasoningLevel;
   /** Everything the session's stored answers and failed attempts used. */
@@ -43,7 +43,12 @@ export function deriveHostState(
     sessionId: session.id,
     location: session.location,
     title: session.getTitle(),
-    model: { provider: info.provider, id: info.id, contextWindow: info.contextWindow },
+    model: {
+      provider: info.provider,
+      id: info.id,
+      contextWindow: info.contextWindow,
+      pricing: info.pricing,
+    },
     thinkingLevel: chosen
       ? (agent.thinkingLevel as ReasoningLevel)
       : (defaultThinking ?? (agent.thinkingLevel as ReasoningLevel)),

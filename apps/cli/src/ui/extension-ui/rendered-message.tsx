@@ -17,7 +17,10 @@ export const RenderedLinesContext = createContext<RenderedLinesLookup | undefine
  */
 export function renderedLinesLookup(
   session: () => Session,
-  runner: () => ExtensionRunner | undefined,
+  render: (
+    message: Parameters<ExtensionRunner["renderMessage"]>[0],
+    options: Parameters<ExtensionRunner["renderMessage"]>[1],
+  ) => ReturnType<ExtensionRunner["renderMessage"]>,
   width: number,
 ): RenderedLinesLookup {
   const cache = new Map<string, readonly string[] | undefined>();
@@ -25,7 +28,7 @@ export function renderedLinesLookup(
     if (cache.has(entryId)) return cache.get(entryId);
     const entry = session().getEntry(entryId);
     if (!entry || !isEntryOfType(entry, "custom_message")) return undefined;
-    const rendered = runner()?.renderMessage(
+    const rendered = render(
       {
         customType: entry.customType,
         content: entry.content,
