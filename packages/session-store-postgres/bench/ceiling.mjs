@@ -5,11 +5,11 @@
 import { hostname } from "node:os";
 import pg from "pg";
 import { PostgresSessionStore } from "../dist/index.js";
-import { findPgBinaries, PgCluster } from "../test/helpers/pg-cluster.mjs";
+import { findPgBinaries, PgCluster } from "../dist/test/index.js";
 import { median, message } from "./conversation.mjs";
 
 const ROUNDS = 3;
-const binaries = findPgBinaries();
+const binaries = findPgBinaries({ path: process.env.PATH ?? "" });
 if (!binaries.ok) throw new Error(binaries.reason);
 const cluster = await PgCluster.start(binaries.bindir, { fsync: true });
 const conn = cluster.info.connectionString;

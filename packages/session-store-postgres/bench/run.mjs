@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultSessionDir, FileSessionStore, sessionFileName } from "@arbor/session-store";
 import { PostgresSessionStore } from "../dist/index.js";
-import { findPgBinaries, PgCluster } from "../test/helpers/pg-cluster.mjs";
+import { findPgBinaries, PgCluster } from "../dist/test/index.js";
 import { median, message } from "./conversation.mjs";
 import { langgraphLatest, langgraphSaver, langgraphThread } from "./langgraph-side.mjs";
 
@@ -20,7 +20,7 @@ const log = (...args) => process.stderr.write(`${args.join(" ")}\n`);
 const ROUNDS = 3;
 const rows = [];
 
-const binaries = findPgBinaries();
+const binaries = findPgBinaries({ path: process.env.PATH ?? "" });
 if (!binaries.ok) throw new Error(binaries.reason);
 const cluster = await PgCluster.start(binaries.bindir, { fsync: true });
 const conn = cluster.info.connectionString;

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { findPgBinaries, PgCluster, pgPlan } from "./helpers/pg-cluster.mjs";
+import { findPgBinaries, PgCluster, pgPlan } from "../src/test/index.js";
 
 const provided = inject("pg");
 

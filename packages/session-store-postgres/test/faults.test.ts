@@ -2,8 +2,8 @@ import { SessionLockedError, SessionStoreError } from "@arbor/session-store";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError, PostgresSessionStore } from "../src/index.js";
+import { PgCluster } from "../src/test/index.js";
 import { startWriter } from "./helpers/child.js";
-import { PgCluster } from "./helpers/pg-cluster.mjs";
 import { freshSchema, pgInfo } from "./helpers/stores.js";
 
 const user = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
@@ -74,6 +74,10 @@ describe.skipIf(!pgInfo)("faults, with fsync on", () => {
     const session = await store.create({ cwd: "/drop" });
     let killing = true;
     let killed = 0;
+    const ids: string[] = [];
+    // Kills every other connection, then waits for the store to make progress (an append
+    // acknowledged) before killing again: on a loaded machine a timed loop could kill every
+    // retry before it commits.
     const killer = (async () => {
       while (killing) {
         const { rowCount } = await admin.query(
@@ -81,10 +85,10 @@ describe.skipIf(!pgInfo)("faults, with fsync on", () => {
            WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'`,
         );
         killed += rowCount ?? 0;
-        await new Promise((r) => setTimeout(r, 15));
+        const seen = ids.length;
+        while (killing && ids.length === seen) await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    const ids: string[] = [];
     for (let i = 0; i < 150; i++) ids.push(await session.appendMessage(user(`d${i}`)));
     const burst = await Promise.all(
       Array.from({ length: 50 }, (_, i) => session.appendMessage(user(`b${i}`))),

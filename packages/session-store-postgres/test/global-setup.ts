@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { findPgBinaries, PgCluster, pgPlan } from "./helpers/pg-cluster.mjs";
+import { findPgBinaries, PgCluster, pgPlan } from "../src/test/index.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,7 +14,7 @@ declare module "vitest" {
  * except under `CI=true`, where that is a failure.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const plan = pgPlan(findPgBinaries(), process.env);
+  const plan = pgPlan(findPgBinaries({ path: process.env.PATH ?? "" }), process.env);
   if (plan.action === "fail") throw new Error(plan.message);
   if (plan.action === "skip") {
     console.warn(plan.note);
