@@ -3,6 +3,9 @@ import { runEventStream } from "../runs/run-event-stream.js";
 import type { RunRecord } from "../runs/run-record.js";
 import type { ServerRunEvent } from "../runs/server-run-event.js";
 
+/** An extension's question to the client, as the run streams it. */
+export type UiRequestEvent = Extract<ServerRunEvent, { type: "ui_request" }>;
+
 /** What a headend asks of a run: the agent, the tenant's session, the prompt, the entry to answer after. */
 export interface HeadendRunRequest {
   tenantId: string;
@@ -17,7 +20,8 @@ export interface HeadendRunRequest {
 export type AnswerPiece =
   | { kind: "text"; delta: string }
   | { kind: "reasoning"; delta: string }
-  | { kind: "activity"; delta: string };
+  | { kind: "activity"; delta: string }
+  | { kind: "ui_request"; request: UiRequestEvent };
 
 /** How a run a headend started ended. */
 export interface HeadendRunEnd {
@@ -91,6 +95,7 @@ export class RunFollower {
   }
 
   private take(event: ServerRunEvent): AnswerPiece | undefined {
+    if (event.type === "ui_request") return { kind: "ui_request", request: event };
     // Sub-agents answer in sessions of their own: only the agents answering in this session speak.
     const ancestry = "ancestry" in event ? event.ancestry : undefined;
     if (!ancestry || ancestry.sessionId !== this.sessionId) return undefined;

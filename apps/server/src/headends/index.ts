@@ -4,7 +4,10 @@ import type { ApiError } from "../errors/index.js";
 import { OPENAI_PATHS, openAiErrorBody } from "./openai/index.js";
 import { OpenAiParamError } from "./openai/openai-errors.js";
 
+const MCP_PATH = /^\/mcp\/?$/;
+
 export { ALL_HEADENDS, type HeadendSettings, headendSettingsSchema } from "./headend-settings.js";
+export { mcpRoutes } from "./mcp/index.js";
 export { openAiRoutes } from "./openai/index.js";
 
 /**
@@ -20,6 +23,17 @@ export function headendErrorResponse(
   if ((on?.openai ?? true) && OPENAI_PATHS.test(c.req.path)) {
     const param = OpenAiParamError.isParamError(failure) ? failure.param : null;
     return c.json(openAiErrorBody(failure, param), failure.status);
+  }
+  if ((on?.mcp ?? true) && MCP_PATH.test(c.req.path)) {
+    // JSON-RPC's shape; the status says what HTTP says (401 without a valid key).
+    return c.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: failure.message, data: { code: failure.code } },
+        id: null,
+      },
+      failure.status,
+    );
   }
   return undefined;
 }

@@ -127,6 +127,7 @@ export async function chatCompletions(
     await stream.writeSSE({ data: delta({ role: "assistant", content: "", refusal: null }) });
     for await (const item of follower.follow(signal)) {
       if (item.kind === "text") await stream.writeSSE({ data: delta({ content: item.delta }) });
+      else if (item.kind === "ui_request") continue;
       else if (item.kind !== "end") {
         if (activity) await stream.writeSSE({ data: delta({ reasoning_content: item.delta }) });
       } else if (!item.end.ok) {
