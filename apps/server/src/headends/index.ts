@@ -5,7 +5,9 @@ import { OPENAI_PATHS, openAiErrorBody } from "./openai/index.js";
 import { OpenAiParamError } from "./openai/openai-errors.js";
 
 const MCP_PATH = /^\/mcp\/?$/;
+const A2A_PATH = /^\/a2a\/?$/;
 
+export { a2aRoutes, agentCardRoutes } from "./a2a/index.js";
 export { ALL_HEADENDS, type HeadendSettings, headendSettingsSchema } from "./headend-settings.js";
 export { mcpRoutes } from "./mcp/index.js";
 export { openAiRoutes } from "./openai/index.js";
@@ -26,6 +28,16 @@ export function headendErrorResponse(
   }
   if ((on?.mcp ?? true) && MCP_PATH.test(c.req.path)) {
     // JSON-RPC's shape; the status says what HTTP says (401 without a valid key).
+    return c.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: failure.message, data: { code: failure.code } },
+        id: null,
+      },
+      failure.status,
+    );
+  }
+  if ((on?.a2a ?? true) && A2A_PATH.test(c.req.path)) {
     return c.json(
       {
         jsonrpc: "2.0",
