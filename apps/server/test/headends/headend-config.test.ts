@@ -30,5 +30,19 @@ describe("headends in the config", () => {
     const res = await off.request("/v1/models", { headers: auth });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+    const mcp = {
+      ...auth,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    expect((await off.request("/mcp", { method: "POST", headers: mcp, body: init })).status).toBe(
+      404,
+    );
+    expect((await off.request("/a2a", { method: "POST", headers: mcp, body: init })).status).toBe(
+      404,
+    );
+    expect((await off.request("/.well-known/agent-card.json")).status).toBe(404);
+    expect((await t.app.request("/.well-known/agent-card.json")).status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../../app-deps.js";
 import { tenantAuth } from "../../http/bearer-auth.js";
 import { jsonBodyCheck, rateLimit } from "../../http/request-limits.js";
+import { sendEachWrite } from "../../http/send-each-write.js";
 import type { ServerEnv } from "../../http/server-env.js";
 import { agentCardJson, agentCardOf } from "./agent-card.js";
 import { RunTaskHandler } from "./run-task-handler.js";
@@ -73,6 +74,7 @@ export function a2aRoutes(deps: AppDeps) {
       }
       if (!(Symbol.asyncIterator in (answer as object))) return c.json(answer as object);
       const stream = answer as AsyncGenerator<unknown>;
+      const writeThrough = sendEachWrite(c);
       return streamSSE(c, async (sse) => {
         sse.onAbort(() => void stream.return(undefined));
         try {
@@ -83,6 +85,8 @@ export function a2aRoutes(deps: AppDeps) {
             event: "error",
             data: JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: mapped }),
           });
+        } finally {
+          writeThrough.restore();
         }
       });
     });

@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 import type { AppDeps } from "../../app-deps.js";
+import { sendEachWrite } from "../../http/send-each-write.js";
 import type { ServerEnv } from "../../http/server-env.js";
 import { tenantMcpServer } from "./mcp-server.js";
 
@@ -20,6 +21,25 @@ export interface McpSessionLimits {
   maxSessions?: number;
   /** A session unused this long is closed. Default 30 minutes. */
   idleMs?: number;
+}
+
+/** The response, calling `done` once its body was read to the end or cancelled. */
+function releasedAtEnd(response: Response, done: () => void): Response {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done: ended } = await reader.read();
+      if (ended) {
+        done();
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /** A JSON-RPC error response with an HTTP status. */
@@ -67,7 +87,12 @@ export class McpSessions {
       this.open.delete(id);
       this.open.set(id, session);
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(c.req.raw);
+      // Progress leaves as it comes (see sendEachWrite); the socket gets its corking back after.
+      const writeThrough = sendEachWrite(c);
+      const response = await session.transport.handleRequest(c.req.raw);
+      if (response.body) return releasedAtEnd(response, writeThrough.restore);
+      writeThrough.restore();
+      return response;
     }
     await this.makeRoom();
     const server = tenantMcpServer(this.deps, tenantId);
