@@ -3,6 +3,7 @@ import type { SessionStore } from "@arbor/session-store";
 import type { ApiKeyStore } from "./auth/api-key-schema.js";
 import type { ServerLimits } from "./config/limits.js";
 import type { ServerExtensions } from "./extensions/server-extensions.js";
+import type { HeadendSettings } from "./headends/headend-settings.js";
 import type { RunControl } from "./runs/run-control.js";
 import type { RunEventLog } from "./runs/run-event-log.js";
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   limits: ServerLimits;
   /** The admin key; admin routes answer 401 without one. */
   adminKey?: string | undefined;
+  /** The headends offered beside the native API; all when absent. */
+  headends?: HeadendSettings | undefined;
   /** Origins allowed by CORS; off when absent. */
   corsOrigins?: readonly string[] | undefined;
   /** Checks the store can be reached (for `/ready`). */

@@ -4,6 +4,13 @@ import { HTTPException } from "hono/http-exception";
 import { timeout } from "hono/timeout";
 import type { AppDeps } from "./app-deps.js";
 import { errorBody, toApiError } from "./errors/index.js";
+import {
+  a2aRoutes,
+  agentCardRoutes,
+  headendErrorResponse,
+  mcpRoutes,
+  openAiRoutes,
+} from "./headends/index.js";
 import { adminAuth, tenantAuth } from "./http/bearer-auth.js";
 import { jsonBodyCheck, rateLimit } from "./http/request-limits.js";
 import type { ServerEnv } from "./http/server-env.js";
@@ -35,7 +42,7 @@ export function createApp(deps: AppDeps) {
   app.onError((error, c) => {
     const failure = toApiError(error);
     if (failure.status === 500) deps.reportError?.(error);
-    return c.json(errorBody(failure), failure.status);
+    return headendErrorResponse(c, deps, failure) ?? c.json(errorBody(failure), failure.status);
   });
   app.notFound((c) =>
     c.json(
@@ -79,6 +86,12 @@ export function createApp(deps: AppDeps) {
     .route("/v1", runRoutes(deps, streams))
     .route("/v1", extensionRoutes(deps))
     .route("/v1/admin", adminRoutes(deps));
+  if (deps.headends?.openai ?? true) app.route("/v1", openAiRoutes(deps, streams));
+  if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps));
+  if (deps.headends?.a2a ?? true) {
+    app.route("/.well-known", agentCardRoutes(deps));
+    app.route("/a2a", a2aRoutes(deps));
+  }
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -30,6 +30,14 @@ export { ServerConfigError } from "./config/server-config-error.js";
 export { type ServerConfigFile, serverConfigFileSchema } from "./config/server-config-schema.js";
 export { helpText, parseServerOptions, type ServerOptions } from "./config/server-options.js";
 export { ApiError, type ErrorBody, toApiError } from "./errors/index.js";
+export {
+  ALL_HEADENDS,
+  type HeadendSettings,
+  headendSettingsSchema,
+  mcpRoutes,
+  openAiRoutes,
+} from "./headends/index.js";
+export { type McpSessionLimits, McpSessions } from "./headends/mcp/index.js";
 export { FileRunEventLog } from "./runs/file-run-event-log.js";
 export { MemoryRunEventLog } from "./runs/memory-run-event-log.js";
 export type { RunEventLog } from "./runs/run-event-log.js";

@@ -124,6 +124,7 @@ export async function startServer(
     limits: config.limits,
     adminKey,
     corsOrigins: config.cors?.origins,
+    headends: config.headends,
     extensions,
     ...(cluster ? { ready: cluster.ready } : {}),
     reportError,

@@ -1,6 +1,7 @@
 import { PROVIDER_APIS } from "@arbor/orchestration";
 import { z } from "zod";
 import { serverExtensionSettingsSchema } from "../extensions/extension-settings.js";
+import { headendSettingsSchema } from "../headends/headend-settings.js";
 import { clusterSettingsSchema } from "./cluster-settings.js";
 import { serverLimitsSchema } from "./limits.js";
 
@@ -50,6 +51,8 @@ export const serverConfigFileSchema = z.strictObject({
   extensions: serverExtensionSettingsSchema.default(serverExtensionSettingsSchema.parse({})),
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors: z.strictObject({ origins: z.array(z.string().min(1)).min(1) }).optional(),
+  /** The protocols offered beside the native API (OpenAI-compatible, MCP, A2A); all on by default. */
+  headends: headendSettingsSchema.default(headendSettingsSchema.parse({})),
 });
 
 /** The config file, with defaults applied. */

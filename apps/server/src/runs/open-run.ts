@@ -54,6 +54,14 @@ export async function openRun(
         ...extensions?.hostOptions,
       }),
     );
+    if (request.fromEntry !== undefined) {
+      try {
+        await host.navigate(request.fromEntry);
+      } catch (error) {
+        await host.close().catch(() => undefined);
+        throw error;
+      }
+    }
     return { host, extensions };
   } catch (error) {
     if (extensions) deps.extensions?.closeRun(runId);

@@ -15,6 +15,8 @@ export interface StartRunRequest {
   command?: { name: string; args: string };
   /** Where the run sits among the runs of a request (its events' `ancestry`). */
   ancestry?: RunRequestAncestry;
+  /** The entry the run answers after (the leaf is moved there first): a new branch of the tree. */
+  fromEntry?: string;
 }
 
 /** The runs around a server run, as the client names them. */

@@ -116,6 +116,7 @@ export class PostgresRunAdmission implements RunAdmission {
         ...(request.images ? { images: request.images } : {}),
         ...(request.command ? { command: request.command } : {}),
         ...(request.ancestry ? { ancestry: request.ancestry } : {}),
+        ...(request.fromEntry !== undefined ? { fromEntry: request.fromEntry } : {}),
       },
       ifBusy: request.ifBusy,
       claimHere: this.hasRoom(),
@@ -238,6 +239,7 @@ export class PostgresRunAdmission implements RunAdmission {
           ...(request.images ? { images: request.images as ImagePart[] } : {}),
           ...(request.command ? { command: request.command } : {}),
           ...(request.ancestry ? { ancestry: request.ancestry } : {}),
+          ...(request.fromEntry !== undefined ? { fromEntry: request.fromEntry } : {}),
           ifBusy: "reject",
         },
       })

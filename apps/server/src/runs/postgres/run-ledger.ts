@@ -20,6 +20,7 @@ export interface StoredRunRequest {
   images?: readonly unknown[];
   command?: { name: string; args: string };
   ancestry?: RunRequestAncestry;
+  fromEntry?: string;
 }
 
 /** A run this instance claimed: its record, what to run and the generation fencing it. */
