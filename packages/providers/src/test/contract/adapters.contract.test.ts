@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicMessagesModel } from "../../anthropic/index.js";
-import { createOpenAIChatModel } from "../../openai/index.js";
+import { createOpenAIChatModel, createOpenAIResponsesModel } from "../../openai/index.js";
 import { describeAdapterContract } from "./adapter-contract.js";
 
 const vitest = { describe, it, expect, beforeEach, afterEach };
@@ -33,6 +33,24 @@ describeAdapterContract(
         model: "anthropic/claude-haiku-4-5",
         apiKey: "test",
         baseURL: server.anthropicBaseURL,
+        idleTimeoutMs,
+      }),
+  },
+  vitest,
+);
+
+describeAdapterContract(
+  {
+    name: "OpenAI Responses",
+    modelId: "gpt-5",
+    // The wire carries encrypted reasoning, which the adapter wraps with its item id.
+    thinkingSignatures: false,
+    cacheWrite: true,
+    create: (server, { idleTimeoutMs }) =>
+      createOpenAIResponsesModel({
+        model: "gpt-5",
+        apiKey: "test",
+        baseURL: server.openaiBaseURL,
         idleTimeoutMs,
       }),
   },

@@ -8,13 +8,14 @@ import {
   scriptedResponseSchema,
 } from "../script.js";
 import { FakeCacheRequestError, FakePromptCache } from "./prompt-cache.js";
+import { responsesEncoder } from "./responses-encoder.js";
 import { encodeSseEvent } from "./sse.js";
 import { anthropicEncoder, openaiEncoder, type WireEncoder } from "./wire-encoders.js";
 import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
 
 /** The API a recorded request went to. */
-export type FakeApi = "openai" | "anthropic";
+export type FakeApi = "openai" | "anthropic" | "openai-responses";
 
 /** One request the fake server received. */
 export interface RecordedRequest {
@@ -51,7 +52,8 @@ export interface FakeProviderServerOptions {
 }
 
 /**
- * Wire-exact fake OpenAI (`/v1/chat/completions`) and Anthropic (`/v1/messages`) servers
+ * Wire-exact fake OpenAI Chat Completions (`/v1/chat/completions`), OpenAI Responses
+ * (`/v1/responses`) and Anthropic (`/v1/messages`) servers
  * on loopback, driven by the same scripts as the scripted model. Scripted failures become
  * what the real APIs send: HTTP errors with headers, mid-stream error events, cut
  * connections, stalls and malformed chunks.
@@ -166,7 +168,9 @@ export class FakeProviderServer {
         ? "openai"
         : req.method === "POST" && path === "/v1/messages"
           ? "anthropic"
-          : undefined;
+          : req.method === "POST" && path === "/v1/responses"
+            ? "openai-responses"
+            : undefined;
     let body: unknown = text;
     try {
       body = JSON.parse(text);
@@ -211,7 +215,7 @@ export class FakeProviderServer {
       });
     }
     let played = response;
-    if (this.#cache) {
+    if (this.#cache && api !== "openai-responses") {
       try {
         const cached =
           api === "openai" ? this.#cache.openai(params) : this.#cache.anthropic(params);
@@ -242,7 +246,9 @@ export class FakeProviderServer {
     const encoder: WireEncoder =
       api === "openai"
         ? openaiEncoder(model, includeUsage)
-        : anthropicEncoder(model, this.#noise, usage);
+        : api === "openai-responses"
+          ? responsesEncoder(model, response.stopReason, response.error?.kind)
+          : anthropicEncoder(model, this.#noise, usage);
     const faultOf = (beforeStream: boolean): WireFault => {
       const error = response.error;
       if (!error) throw new Error("fake server: fault step without a scripted error");
@@ -253,7 +259,7 @@ export class FakeProviderServer {
         status: error.status,
         beforeStream: beforeStream || !streaming,
       };
-      return api === "openai" ? openaiFault(input) : anthropicFault(input);
+      return api === "anthropic" ? anthropicFault(input) : openaiFault(input);
     };
     const first = steps[0];
     // Without a stream (or before it opens) every fault is a whole-response fault.
