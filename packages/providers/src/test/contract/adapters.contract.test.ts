@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicMessagesModel } from "../../anthropic/index.js";
+import { createGeminiModel } from "../../google/index.js";
 import { createOpenAIChatModel, createOpenAIResponsesModel } from "../../openai/index.js";
 import { describeAdapterContract } from "./adapter-contract.js";
 
@@ -51,6 +52,28 @@ describeAdapterContract(
         model: "gpt-5",
         apiKey: "test",
         baseURL: server.openaiBaseURL,
+        idleTimeoutMs,
+      }),
+  },
+  vitest,
+);
+
+describeAdapterContract(
+  {
+    name: "Google Gemini",
+    modelId: "gemini-2.5-flash",
+    thinkingSignatures: false,
+    cacheWrite: false,
+    wholeToolCalls: true,
+    callOf: (request) => {
+      const [, model, method] = /models\/([^:]+):(\w+)$/.exec(request.path) ?? [];
+      return { model, stream: method === "streamGenerateContent" };
+    },
+    create: (server, { idleTimeoutMs }) =>
+      createGeminiModel({
+        model: "gemini-2.5-flash",
+        apiKey: "test",
+        baseURL: server.geminiBaseURL,
         idleTimeoutMs,
       }),
   },

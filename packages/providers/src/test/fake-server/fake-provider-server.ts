@@ -7,6 +7,7 @@ import {
   scriptErrorMessage,
   scriptedResponseSchema,
 } from "../script.js";
+import { geminiEncoder, geminiFault } from "./gemini-encoder.js";
 import { FakeCacheRequestError, FakePromptCache } from "./prompt-cache.js";
 import { responsesEncoder } from "./responses-encoder.js";
 import { encodeSseEvent } from "./sse.js";
@@ -15,7 +16,7 @@ import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
 
 /** The API a recorded request went to. */
-export type FakeApi = "openai" | "anthropic" | "openai-responses";
+export type FakeApi = "openai" | "anthropic" | "openai-responses" | "google-gemini";
 
 /** One request the fake server received. */
 export interface RecordedRequest {
@@ -53,7 +54,8 @@ export interface FakeProviderServerOptions {
 
 /**
  * Wire-exact fake OpenAI Chat Completions (`/v1/chat/completions`), OpenAI Responses
- * (`/v1/responses`) and Anthropic (`/v1/messages`) servers
+ * (`/v1/responses`), Gemini (`/v1beta/models/{model}:streamGenerateContent?alt=sse`) and
+ * Anthropic (`/v1/messages`) servers
  * on loopback, driven by the same scripts as the scripted model. Scripted failures become
  * what the real APIs send: HTTP errors with headers, mid-stream error events, cut
  * connections, stalls and malformed chunks.
@@ -113,6 +115,11 @@ export class FakeProviderServer {
     return `${this.#url}/v1`;
   }
 
+  /** The base URL for the `@google/genai` client (the origin; the SDK adds `/v1beta/…`). */
+  get geminiBaseURL(): string {
+    return this.#url;
+  }
+
   /** The base URL for the `@anthropic-ai/sdk` client (the origin). */
   get anthropicBaseURL(): string {
     return this.#url;
@@ -163,8 +170,11 @@ export class FakeProviderServer {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const api: FakeApi | undefined =
-      req.method === "POST" && path === "/v1/chat/completions"
+    const gemini =
+      /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/.exec(path);
+    const api: FakeApi | undefined = gemini
+      ? "google-gemini"
+      : req.method === "POST" && path === "/v1/chat/completions"
         ? "openai"
         : req.method === "POST" && path === "/v1/messages"
           ? "anthropic"
@@ -202,6 +212,14 @@ export class FakeProviderServer {
       string,
       unknown
     >;
+    // Gemini names the model and the streaming mode in the path, not the body.
+    const playedParams = gemini
+      ? {
+          ...params,
+          model: decodeURIComponent(gemini[1] ?? ""),
+          stream: gemini[2] === "streamGenerateContent",
+        }
+      : params;
     const fallback = this.#fallback;
     const response =
       this.#queue.shift() ??
@@ -215,7 +233,7 @@ export class FakeProviderServer {
       });
     }
     let played = response;
-    if (this.#cache && api !== "openai-responses") {
+    if (this.#cache && (api === "openai" || api === "anthropic")) {
       try {
         const cached =
           api === "openai" ? this.#cache.openai(params) : this.#cache.anthropic(params);
@@ -228,7 +246,7 @@ export class FakeProviderServer {
         });
       }
     }
-    await this.#play(api, params, played, res);
+    await this.#play(api, playedParams, played, res);
   }
 
   async #play(
@@ -248,7 +266,9 @@ export class FakeProviderServer {
         ? openaiEncoder(model, includeUsage)
         : api === "openai-responses"
           ? responsesEncoder(model, response.stopReason, response.error?.kind)
-          : anthropicEncoder(model, this.#noise, usage);
+          : api === "google-gemini"
+            ? geminiEncoder(model)
+            : anthropicEncoder(model, this.#noise, usage);
     const faultOf = (beforeStream: boolean): WireFault => {
       const error = response.error;
       if (!error) throw new Error("fake server: fault step without a scripted error");
@@ -259,6 +279,7 @@ export class FakeProviderServer {
         status: error.status,
         beforeStream: beforeStream || !streaming,
       };
+      if (api === "google-gemini") return geminiFault(input);
       return api === "anthropic" ? anthropicFault(input) : openaiFault(input);
     };
     const first = steps[0];
