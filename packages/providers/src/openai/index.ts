@@ -1,3 +1,8 @@
+export {
+  AZURE_OPENAI_DEFAULT_API_VERSION,
+  type AzureOpenAIModelOptions,
+  createAzureOpenAIModel,
+} from "./azure-openai-model.js";
 export { createOpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
 export { toOpenAIRequest } from "./openai-request.js";
 export {

@@ -88,7 +88,29 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
       ...(activity ? { fetch: activity.fetch } : {}),
     });
-  secrets.push(client.apiKey ?? undefined);
+  return openAIResponsesModelOver(client, activity, info, options, secrets);
+}
+
+/**
+ * A Responses model over a built client (the OpenAI or the Azure one). `activity` is the
+ * fetch wrapper the client was built with, so the idle timer sees raw bytes.
+ */
+export function openAIResponsesModelOver(
+  client: OpenAI,
+  activity: ActivityFetch | undefined,
+  info: ModelInfo,
+  options: Pick<
+    OpenAIResponsesModelOptions,
+    | "idleTimeoutMs"
+    | "encryptedReasoning"
+    | "previousResponseId"
+    | "promptCacheKey"
+    | "baseURL"
+    | "client"
+  >,
+  secrets: (string | undefined)[],
+): Model {
+  if (typeof client.apiKey === "string") secrets.push(client.apiKey);
   const settings: ResponsesSettings = {
     idleMs: options.idleTimeoutMs ?? 60_000,
     secrets,

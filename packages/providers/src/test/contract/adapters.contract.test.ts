@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicMessagesModel } from "../../anthropic/index.js";
 import { createGeminiModel } from "../../google/index.js";
-import { createOpenAIChatModel, createOpenAIResponsesModel } from "../../openai/index.js";
+import {
+  createAzureOpenAIModel,
+  createOpenAIChatModel,
+  createOpenAIResponsesModel,
+} from "../../openai/index.js";
 import { describeAdapterContract } from "./adapter-contract.js";
 
 const vitest = { describe, it, expect, beforeEach, afterEach };
@@ -79,3 +83,24 @@ describeAdapterContract(
   },
   vitest,
 );
+
+for (const wire of ["chat", "responses"] as const) {
+  describeAdapterContract(
+    {
+      name: `Azure OpenAI (${wire})`,
+      modelId: "my-gpt-5-mini",
+      thinkingSignatures: false,
+      cacheWrite: wire === "responses",
+      create: (server, { idleTimeoutMs }) =>
+        createAzureOpenAIModel({
+          endpoint: server.azureEndpoint,
+          deployment: "my-gpt-5-mini",
+          model: "openai/gpt-5-mini",
+          wire,
+          apiKey: "azure-test-key",
+          idleTimeoutMs,
+        }),
+    },
+    vitest,
+  );
+}

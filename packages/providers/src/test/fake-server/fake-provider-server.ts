@@ -15,6 +15,9 @@ import { anthropicEncoder, openaiEncoder, type WireEncoder } from "./wire-encode
 import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
 
+/** Azure OpenAI's Chat Completions path: `/openai/deployments/{deployment}/chat/completions`. */
+const AZURE_CHAT = /^\/openai\/deployments\/[^/]+\/chat\/completions$/;
+
 /** The API a recorded request went to. */
 export type FakeApi = "openai" | "anthropic" | "openai-responses" | "google-gemini";
 
@@ -23,6 +26,8 @@ export interface RecordedRequest {
   api: FakeApi;
   method: string;
   path: string;
+  /** The query string without its `?` (Azure's `api-version`), empty when there is none. */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (or the raw text when it was not JSON). */
   body: unknown;
@@ -120,6 +125,14 @@ export class FakeProviderServer {
     return this.#url;
   }
 
+  /**
+   * The endpoint for Azure OpenAI (the origin): it answers
+   * `/openai/deployments/{deployment}/chat/completions` and `/openai/responses`.
+   */
+  get azureEndpoint(): string {
+    return this.#url;
+  }
+
   /** The base URL for the `@anthropic-ai/sdk` client (the origin). */
   get anthropicBaseURL(): string {
     return this.#url;
@@ -174,11 +187,11 @@ export class FakeProviderServer {
       /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/.exec(path);
     const api: FakeApi | undefined = gemini
       ? "google-gemini"
-      : req.method === "POST" && path === "/v1/chat/completions"
+      : req.method === "POST" && (path === "/v1/chat/completions" || AZURE_CHAT.test(path))
         ? "openai"
         : req.method === "POST" && path === "/v1/messages"
           ? "anthropic"
-          : req.method === "POST" && path === "/v1/responses"
+          : req.method === "POST" && (path === "/v1/responses" || path === "/openai/responses")
             ? "openai-responses"
             : undefined;
     let body: unknown = text;
@@ -191,6 +204,7 @@ export class FakeProviderServer {
       api: api ?? "openai",
       method: req.method ?? "GET",
       path,
+      query: (req.url ?? "").split("?")[1] ?? "",
       headers: req.headers,
       body,
       disconnected: false,
