@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     "openai/index": "src/openai/index.ts",
     "anthropic/index": "src/anthropic/index.ts",
+    "google/index": "src/google/index.ts",
     "test/index": "src/test/index.ts",
   },
   format: ["esm"],
@@ -12,5 +13,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
-  external: ["openai", "@anthropic-ai/sdk"],
+  external: ["openai", "@anthropic-ai/sdk", "@google/genai"],
 });

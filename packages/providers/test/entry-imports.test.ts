@@ -54,5 +54,6 @@ describe("what each entry of @arbor/providers loads at run time", () => {
   it("each adapter entry adds only its own official SDK", () => {
     expect(externalsOf("openai/index.ts")).toEqual(["openai", "zod"]);
     expect(externalsOf("anthropic/index.ts")).toEqual(["@anthropic-ai/sdk", "zod"]);
+    expect(externalsOf("google/index.ts")).toEqual(["@google/genai", "zod"]);
   });
 });

@@ -58,6 +58,11 @@ export class BlockBuilder {
     this.out.push({ type: "thinking_end", index, thinking: "", signature: data, redacted: true });
   }
 
+  /** True when a thinking block is open and has no signature yet. */
+  isOpenUnsignedThinking(): boolean {
+    return this.#open?.kind === "thinking" && this.#open.signature === undefined;
+  }
+
   /** Adds to the signature of the open thinking block. */
   signature(delta: string): void {
     const open = this.#open;

@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { isWrappedSignature } from "../adapter/gemini-signature.js";
 import type { ModelInfo } from "../spec/catalogue.js";
 import type { ImagePart, ModelRequest, ReasoningLevel, TextPart } from "../spec/request.js";
 
@@ -39,7 +40,9 @@ export function toAnthropicRequest(info: ModelInfo, request: ModelRequest): Para
           if (part.text !== "") blocks.push({ type: "text", text: part.text });
         } else if (part.type === "thinking") {
           // Encrypted reasoning goes back exactly as it came. Anthropic rejects thinking it
-          // did not sign; unsigned thinking came from another model.
+          // did not sign; unsigned thinking, OpenAI Responses reasoning items and Gemini
+          // thought signatures came from another model.
+          if (isWrappedSignature(part.signature)) continue;
           if (part.redacted) {
             if (part.signature) blocks.push({ type: "redacted_thinking", data: part.signature });
           } else if (part.signature) {

@@ -76,9 +76,26 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
       ...(activity ? { fetch: activity.fetch } : {}),
     });
+  return openAIChatModelOver(client, activity, info, options, secrets);
+}
+
+/**
+ * A Chat Completions model over a built client (the OpenAI or the Azure one). `activity`
+ * is the fetch wrapper the client was built with, so the idle timer sees raw bytes.
+ */
+export function openAIChatModelOver(
+  client: OpenAI,
+  activity: ActivityFetch | undefined,
+  info: ModelInfo,
+  options: Pick<
+    OpenAIChatModelOptions,
+    "idleTimeoutMs" | "maxTokensField" | "promptCacheKey" | "sendTopK" | "baseURL" | "client"
+  >,
+  secrets: (string | undefined)[],
+): Model {
   const idleMs = options.idleTimeoutMs ?? 60_000;
   const maxTokensField = options.maxTokensField ?? "max_completion_tokens";
-  secrets.push(client.apiKey ?? undefined);
+  if (typeof client.apiKey === "string") secrets.push(client.apiKey);
   const promptCacheKey =
     options.promptCacheKey ?? (options.baseURL === undefined && options.client === undefined);
   const sendTopK = options.sendTopK ?? options.baseURL !== undefined;

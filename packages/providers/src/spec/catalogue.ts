@@ -2,7 +2,14 @@ import { z } from "zod";
 import type { Usage } from "./events.js";
 
 /** The wire protocols Arbor's adapters speak. */
-export const MODEL_APIS = ["openai-chat", "anthropic-messages"] as const;
+export const MODEL_APIS = [
+  "openai-chat",
+  "anthropic-messages",
+  "openai-responses",
+  "google-gemini",
+  "bedrock-converse",
+  "azure-openai",
+] as const;
 /** One of {@link MODEL_APIS}. */
 export type ModelApi = (typeof MODEL_APIS)[number];
 
@@ -73,6 +80,42 @@ export const MODEL_CATALOGUE: Readonly<Record<string, ModelInfo>> = Object.freez
     contextWindow: 200_000,
     maxOutputTokens: 100_000,
     pricing: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 0 },
+    capabilities: all,
+  }),
+  "openai/gpt-5": entry({
+    id: "gpt-5",
+    provider: "openai",
+    api: "openai-responses",
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+    capabilities: all,
+  }),
+  "openai/gpt-5-mini": entry({
+    id: "gpt-5-mini",
+    provider: "openai",
+    api: "openai-responses",
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    pricing: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 },
+    capabilities: all,
+  }),
+  "google/gemini-2.5-flash": entry({
+    id: "gemini-2.5-flash",
+    provider: "google",
+    api: "google-gemini",
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    pricing: { input: 0.3, output: 2.5, cacheRead: 0.03, cacheWrite: 0 },
+    capabilities: all,
+  }),
+  "google/gemini-2.5-pro": entry({
+    id: "gemini-2.5-pro",
+    provider: "google",
+    api: "google-gemini",
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
     capabilities: all,
   }),
   "anthropic/claude-sonnet-4-6": entry({

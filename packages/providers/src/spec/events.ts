@@ -8,6 +8,8 @@ export const usageSchema = z.object({
   output: z.number().int().nonnegative(),
   cacheRead: z.number().int().nonnegative(),
   cacheWrite: z.number().int().nonnegative(),
+  /** Of `output`, the tokens the model spent reasoning, when the provider reports them. */
+  reasoning: z.number().int().nonnegative().optional(),
 });
 /** Token counts of one call; `input` excludes tokens served from or written to the cache. */
 export type Usage = z.infer<typeof usageSchema>;

@@ -49,6 +49,8 @@ const scriptedResponseObjectSchema = z.object({
       output: z.number().int().nonnegative(),
       cacheRead: z.number().int().nonnegative().default(0),
       cacheWrite: z.number().int().nonnegative().default(0),
+      /** Of `output`, reasoning tokens (sent by the wires that report them). */
+      reasoning: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** Defaults to `tool_use` when a tool call is scripted, else `stop`. */

@@ -2,7 +2,7 @@ import { collectStream } from "../../spec/collect.js";
 import type { ModelEvent } from "../../spec/events.js";
 import type { Model } from "../../spec/model.js";
 import type { ModelRequest } from "../../spec/request.js";
-import { FakeProviderServer } from "../fake-server/fake-provider-server.js";
+import { FakeProviderServer, type RecordedRequest } from "../fake-server/fake-provider-server.js";
 import { type ScriptedResponseInput, scriptedResponseSchema } from "../script.js";
 import { scriptToEvents } from "../script-events.js";
 
@@ -42,6 +42,16 @@ export interface AdapterUnderTest {
   thinkingSignatures: boolean;
   /** Whether the wire reports cache writes (Anthropic yes, OpenAI no). */
   cacheWrite: boolean;
+  /**
+   * Whether tool calls arrive whole (Gemini, Bedrock's small calls): the arguments come as
+   * one delta, and broken argument JSON cannot be sent at all. Default false.
+   */
+  wholeToolCalls?: boolean;
+  /**
+   * The model and streaming mode a recorded request asked for. Default: the body's `model`
+   * and `stream` (Gemini names both in the path instead).
+   */
+  callOf?(request: RecordedRequest): { model: unknown; stream: unknown };
 }
 
 const REQUEST: ModelRequest = {
@@ -149,7 +159,11 @@ export function describeAdapterContract(adapter: AdapterUnderTest, api: Contract
     it("sends the request as a streaming call for the configured model", async () => {
       await run("ok");
       expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]?.body).toMatchObject({ model: adapter.modelId, stream: true });
+      const recorded = server.requests[0];
+      if (recorded === undefined) throw new Error("no request was recorded");
+      const body = recorded.body as { model?: unknown; stream?: unknown };
+      const call = adapter.callOf?.(recorded) ?? { model: body.model, stream: body.stream };
+      expect(call).toEqual({ model: adapter.modelId, stream: true });
       expect(JSON.stringify(server.requests[0]?.body)).toContain("read_file");
     });
 
@@ -184,7 +198,10 @@ export function describeAdapterContract(adapter: AdapterUnderTest, api: Contract
       });
     }
 
-    it("reports broken tool-call JSON as invalid_response after its deltas", async () => {
+    const brokenJson = adapter.wholeToolCalls
+      ? (_name: string, _body: () => Promise<void>) => {}
+      : it;
+    brokenJson("reports broken tool-call JSON as invalid_response after its deltas", async () => {
       const script = {
         blocks: [
           {
@@ -294,7 +311,7 @@ export function describeAdapterContract(adapter: AdapterUnderTest, api: Contract
 /** Drops what legitimately differs between wire and script: messages, statuses, and fields a wire cannot carry. */
 function normalize(events: readonly ModelEvent[], adapter: AdapterUnderTest): unknown[] {
   const midStream = events.length > 1;
-  return events.map((event) => {
+  return (adapter.wholeToolCalls ? mergeToolDeltas(events) : events).map((event) => {
     if (event.type === "error") {
       return {
         type: "error",
@@ -312,4 +329,20 @@ function normalize(events: readonly ModelEvent[], adapter: AdapterUnderTest): un
     }
     return event;
   });
+}
+
+/** Joins the argument deltas of each tool call into one, as a wire with whole calls sends them. */
+function mergeToolDeltas(events: readonly ModelEvent[]): ModelEvent[] {
+  const merged: ModelEvent[] = [];
+  for (const event of events) {
+    const last = merged.at(-1);
+    if (
+      event.type === "toolcall_delta" &&
+      last?.type === "toolcall_delta" &&
+      last.index === event.index
+    ) {
+      merged[merged.length - 1] = { ...last, delta: last.delta + event.delta };
+    } else merged.push(event);
+  }
+  return merged;
 }

@@ -7,20 +7,27 @@ import {
   scriptErrorMessage,
   scriptedResponseSchema,
 } from "../script.js";
+import { geminiEncoder, geminiFault } from "./gemini-encoder.js";
 import { FakeCacheRequestError, FakePromptCache } from "./prompt-cache.js";
+import { responsesEncoder } from "./responses-encoder.js";
 import { encodeSseEvent } from "./sse.js";
 import { anthropicEncoder, openaiEncoder, type WireEncoder } from "./wire-encoders.js";
 import { anthropicFault, openaiFault, type WireFault } from "./wire-errors.js";
 import { planWire, type WireStep } from "./wire-plan.js";
 
+/** Azure OpenAI's Chat Completions path: `/openai/deployments/{deployment}/chat/completions`. */
+const AZURE_CHAT = /^\/openai\/deployments\/[^/]+\/chat\/completions$/;
+
 /** The API a recorded request went to. */
-export type FakeApi = "openai" | "anthropic";
+export type FakeApi = "openai" | "anthropic" | "openai-responses" | "google-gemini";
 
 /** One request the fake server received. */
 export interface RecordedRequest {
   api: FakeApi;
   method: string;
   path: string;
+  /** The query string without its `?` (Azure's `api-version`), empty when there is none. */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (or the raw text when it was not JSON). */
   body: unknown;
@@ -51,7 +58,9 @@ export interface FakeProviderServerOptions {
 }
 
 /**
- * Wire-exact fake OpenAI (`/v1/chat/completions`) and Anthropic (`/v1/messages`) servers
+ * Wire-exact fake OpenAI Chat Completions (`/v1/chat/completions`), OpenAI Responses
+ * (`/v1/responses`), Gemini (`/v1beta/models/{model}:streamGenerateContent?alt=sse`) and
+ * Anthropic (`/v1/messages`) servers
  * on loopback, driven by the same scripts as the scripted model. Scripted failures become
  * what the real APIs send: HTTP errors with headers, mid-stream error events, cut
  * connections, stalls and malformed chunks.
@@ -111,6 +120,19 @@ export class FakeProviderServer {
     return `${this.#url}/v1`;
   }
 
+  /** The base URL for the `@google/genai` client (the origin; the SDK adds `/v1beta/…`). */
+  get geminiBaseURL(): string {
+    return this.#url;
+  }
+
+  /**
+   * The endpoint for Azure OpenAI (the origin): it answers
+   * `/openai/deployments/{deployment}/chat/completions` and `/openai/responses`.
+   */
+  get azureEndpoint(): string {
+    return this.#url;
+  }
+
   /** The base URL for the `@anthropic-ai/sdk` client (the origin). */
   get anthropicBaseURL(): string {
     return this.#url;
@@ -161,12 +183,17 @@ export class FakeProviderServer {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const api: FakeApi | undefined =
-      req.method === "POST" && path === "/v1/chat/completions"
+    const gemini =
+      /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/.exec(path);
+    const api: FakeApi | undefined = gemini
+      ? "google-gemini"
+      : req.method === "POST" && (path === "/v1/chat/completions" || AZURE_CHAT.test(path))
         ? "openai"
         : req.method === "POST" && path === "/v1/messages"
           ? "anthropic"
-          : undefined;
+          : req.method === "POST" && (path === "/v1/responses" || path === "/openai/responses")
+            ? "openai-responses"
+            : undefined;
     let body: unknown = text;
     try {
       body = JSON.parse(text);
@@ -177,6 +204,7 @@ export class FakeProviderServer {
       api: api ?? "openai",
       method: req.method ?? "GET",
       path,
+      query: (req.url ?? "").split("?")[1] ?? "",
       headers: req.headers,
       body,
       disconnected: false,
@@ -198,6 +226,14 @@ export class FakeProviderServer {
       string,
       unknown
     >;
+    // Gemini names the model and the streaming mode in the path, not the body.
+    const playedParams = gemini
+      ? {
+          ...params,
+          model: decodeURIComponent(gemini[1] ?? ""),
+          stream: gemini[2] === "streamGenerateContent",
+        }
+      : params;
     const fallback = this.#fallback;
     const response =
       this.#queue.shift() ??
@@ -211,7 +247,7 @@ export class FakeProviderServer {
       });
     }
     let played = response;
-    if (this.#cache) {
+    if (this.#cache && (api === "openai" || api === "anthropic")) {
       try {
         const cached =
           api === "openai" ? this.#cache.openai(params) : this.#cache.anthropic(params);
@@ -224,7 +260,7 @@ export class FakeProviderServer {
         });
       }
     }
-    await this.#play(api, params, played, res);
+    await this.#play(api, playedParams, played, res);
   }
 
   async #play(
@@ -242,7 +278,11 @@ export class FakeProviderServer {
     const encoder: WireEncoder =
       api === "openai"
         ? openaiEncoder(model, includeUsage)
-        : anthropicEncoder(model, this.#noise, usage);
+        : api === "openai-responses"
+          ? responsesEncoder(model, response.stopReason, response.error?.kind)
+          : api === "google-gemini"
+            ? geminiEncoder(model)
+            : anthropicEncoder(model, this.#noise, usage);
     const faultOf = (beforeStream: boolean): WireFault => {
       const error = response.error;
       if (!error) throw new Error("fake server: fault step without a scripted error");
@@ -253,7 +293,8 @@ export class FakeProviderServer {
         status: error.status,
         beforeStream: beforeStream || !streaming,
       };
-      return api === "openai" ? openaiFault(input) : anthropicFault(input);
+      if (api === "google-gemini") return geminiFault(input);
+      return api === "anthropic" ? anthropicFault(input) : openaiFault(input);
     };
     const first = steps[0];
     // Without a stream (or before it opens) every fault is a whole-response fault.
