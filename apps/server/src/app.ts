@@ -11,6 +11,7 @@ import {
   mcpRoutes,
   openAiRoutes,
 } from "./headends/index.js";
+import { AuthFailures } from "./http/auth-failures.js";
 import { adminAuth, tenantAuth } from "./http/bearer-auth.js";
 import { jsonBodyCheck, rateLimit } from "./http/request-limits.js";
 import type { ServerEnv } from "./http/server-env.js";
@@ -61,12 +62,15 @@ export function createApp(deps: AppDeps) {
   }
   const timeLimit = timeout(deps.limits.requestTimeoutMs, () => new HTTPException(408));
   app.use("*", async (c, next) => (SSE_PATH.test(c.req.path) ? next() : timeLimit(c, next)));
-  app.use("/v1/*", jsonBodyCheck(deps.limits));
-  app.use("/v1/admin/*", adminAuth(deps.adminKey));
+  // The key is checked before anything of the body is read or parsed.
+  const failures = new AuthFailures(deps.limits.authFailuresPerMinute);
+  const checkTenant = tenantAuth(deps.keys, failures);
+  app.use("/v1/admin/*", adminAuth(deps.adminKey, failures));
   app.use("/v1/*", async (c, next) =>
-    c.req.path.startsWith("/v1/admin/") ? next() : tenantAuth(deps.keys)(c, next),
+    c.req.path.startsWith("/v1/admin/") ? next() : checkTenant(c, next),
   );
   app.use("/v1/*", rateLimit(deps.limits));
+  app.use("/v1/*", jsonBodyCheck(deps.limits));
 
   const routes = app
     .get("/health", (c) => c.json<HealthReport>({ status: "ok", version: deps.version }))
@@ -85,7 +89,7 @@ export function createApp(deps: AppDeps) {
     .route("/v1", sessionTreeRoutes(deps))
     .route("/v1", runRoutes(deps, streams))
     .route("/v1", extensionRoutes(deps))
-    .route("/v1/admin", adminRoutes(deps));
+    .route("/v1/admin", adminRoutes(deps, streams));
   if (deps.headends?.openai ?? true) app.route("/v1", openAiRoutes(deps, streams));
   if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps));
   if (deps.headends?.a2a ?? true) {

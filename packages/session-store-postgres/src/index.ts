@@ -4,6 +4,7 @@ export {
   isConnectionError,
   SessionLeaseLostError,
 } from "./errors.js";
+export { escapeText, losslessPool, mapStrings, restoreText } from "./lossless-text.js";
 export {
   applyMigrations,
   MIGRATIONS,

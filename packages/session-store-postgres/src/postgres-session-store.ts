@@ -25,6 +25,7 @@ import {
 } from "@arbor/session-store";
 import pg from "pg";
 import { GroupAppender } from "./group-append.js";
+import { losslessPool } from "./lossless-text.js";
 import { applyMigrations } from "./migrations.js";
 import { type PostgresStoreOptions, postgresStoreOptionsSchema } from "./options.js";
 import { PostgresSessionStorage, type StorageContext } from "./postgres-storage.js";
@@ -88,13 +89,13 @@ export class PostgresSessionStore implements SessionStore {
       throw error;
     }
     const context: StorageContext = {
-      pool,
+      pool: losslessPool(pool),
       schema,
       leaseTtlMs: o.leaseTtlMs,
       retryForMs: o.retryForMs,
       titleLength: o.titleLength ?? DEFAULT_TITLE_LENGTH,
       host: o.host ?? hostname(),
-      appender: new GroupAppender(pool, schema, o.leaseTtlMs, o.rowLevelSecurity),
+      appender: new GroupAppender(losslessPool(pool), schema, o.leaseTtlMs, o.rowLevelSecurity),
       rowLevelSecurity: o.rowLevelSecurity,
     };
     return new PostgresSessionStore(context, !o.pool);

@@ -68,6 +68,7 @@ export type {
   SessionStorage,
   StoredLog,
 } from "./storage/session-storage.js";
+export { type SharedFileLockOptions, withSharedFileLock } from "./storage/shared-file-lock.js";
 export {
   type CreateStoredSessionOptions,
   checkTenant,

@@ -3,6 +3,7 @@ import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { safeParseJson } from "./format/json-line.js";
+import { withSharedFileLock } from "./storage/shared-file-lock.js";
 
 /** The name of the listing index kept in each session directory. */
 export const SESSION_INDEX_FILE = ".arbor-index.json";
@@ -76,14 +77,16 @@ export function emptyIndex(): SessionIndex {
 
 let tempCounter = 0;
 
+/** How long an index change waits for another process's: the index is a cache, so not long. */
+const INDEX_LOCK_WAIT_MS = 2_000;
+
 /**
  * Writes a directory's index atomically: a temporary file renamed over the old one, so a
- * reader sees the old index or the new one, never a mix. Concurrent writers may overwrite
- * each other's records (the last rename wins); readers check every record against its
- * file, so a lost record costs a rescan, never a wrong listing. Failures (a read-only
- * directory) are ignored: the listing works without an index, only slower.
+ * reader sees the old index or the new one, never a mix. Callers hold the index's lock
+ * (see {@link changeIndex}). Failures (a read-only directory) are ignored: the listing
+ * works without an index, only slower.
  */
-export async function writeIndex(dir: string, index: SessionIndex): Promise<void> {
+async function writeIndex(dir: string, index: SessionIndex): Promise<void> {
   const path = join(dir, SESSION_INDEX_FILE);
   const temp = `${path}.tmp-${process.pid}-${++tempCounter}`;
   try {
@@ -95,19 +98,61 @@ export async function writeIndex(dir: string, index: SessionIndex): Promise<void
 }
 
 /**
- * Replaces (or, with `record` undefined, removes) one file's record: read, change, write.
+ * Reads, changes and writes a directory's index under its cross-process lock, so two
+ * processes changing different records both keep theirs. `change` returns false to leave
+ * the file as it is. Failures (a read-only directory, a lock held too long) are ignored.
+ */
+async function changeIndex(dir: string, change: (index: SessionIndex) => boolean): Promise<void> {
+  await withSharedFileLock(
+    join(dir, SESSION_INDEX_FILE),
+    async () => {
+      const index = await readIndex(dir);
+      if (change(index)) await writeIndex(dir, index);
+    },
+    { waitMs: INDEX_LOCK_WAIT_MS },
+  ).catch(() => undefined);
+}
+
+/**
+ * Stores what a listing learned: its records replace those it started from, a record
+ * another process changed meanwhile is kept, and records of files no longer in the
+ * directory are dropped.
+ * @param before - the index the listing read
+ * @param after - the records the listing holds now, for every session file it saw
+ * @param names - every `*.jsonl` name the directory held
+ */
+export async function mergeIndex(
+  dir: string,
+  before: SessionIndex,
+  after: SessionIndex,
+  names: ReadonlySet<string>,
+): Promise<void> {
+  await changeIndex(dir, (index) => {
+    for (const name of [...index.files.keys()]) if (!names.has(name)) index.files.delete(name);
+    for (const [name, record] of after.files) {
+      const onDisk = index.files.get(name);
+      const untouched = JSON.stringify(onDisk) === JSON.stringify(before.files.get(name));
+      if (!onDisk || untouched) index.files.set(name, record);
+    }
+    return true;
+  });
+}
+
+/**
+ * Replaces (or, with `record` undefined, removes) one file's record: read, change, write,
+ * under the index's lock.
  * @param sessionPath - the session file; its directory holds the index
  */
 export async function updateIndexRecord(
   sessionPath: string,
   record: IndexRecord | undefined,
 ): Promise<void> {
-  const dir = dirname(sessionPath);
   const name = basename(sessionPath);
-  const index = await readIndex(dir);
-  if (record) index.files.set(name, record);
-  else if (!index.files.delete(name)) return;
-  await writeIndex(dir, index);
+  await changeIndex(dirname(sessionPath), (index) => {
+    if (record) index.files.set(name, record);
+    else if (!index.files.delete(name)) return false;
+    return true;
+  });
 }
 
 /**

@@ -9,11 +9,11 @@ import {
   emptyIndex,
   type IndexRecord,
   type ListingState,
+  mergeIndex,
   readIndex,
   SESSION_INDEX_FILE,
   TAIL_BYTES,
   updateIndexRecord,
-  writeIndex,
 } from "./listing-index.js";
 import { isSpareCopyId } from "./spare-copy.js";
 import { acquireFileLock, type StaleLockPolicy } from "./storage/file-lock.js";
@@ -117,7 +117,7 @@ export async function listSessions(
     );
   }
   if (changed || index.files.size !== next.files.size) {
-    await writeIndex(dir, next);
+    await mergeIndex(dir, index, next, new Set(names));
   }
   return sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }

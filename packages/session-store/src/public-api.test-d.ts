@@ -55,6 +55,7 @@ describe("runtime exports", () => {
       | "isSpareCopyId"
       | "SPARE_COPY_SUFFIX"
       | "spareCopyId"
+      | "withSharedFileLock"
       | "storedText"
       | "checkTenant"
       | "decodeCursor"

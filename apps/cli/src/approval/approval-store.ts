@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { safeParseJson } from "@arbor/session-store";
+import { safeParseJson, withSharedFileLock } from "@arbor/session-store";
 import { ApprovalError } from "./approval-error.js";
 import { type AllowRule, type ApprovalFile, approvalFileSchema } from "./approval-schema.js";
 
@@ -50,30 +51,33 @@ export async function projectAllowRules(
 }
 
 /**
- * Remembers an allow rule for a project, keeping every other entry. Written to a temporary
- * file and renamed, so a crash leaves the old file or the new one.
+ * Remembers an allow rule for a project, keeping every other entry. Read and written under
+ * the file's cross-process lock, so two Arbor processes remembering rules at once keep
+ * both; written to a temporary file and renamed, so a crash leaves the old file or the new one.
  * @throws ApprovalError when the existing file is broken (it is not overwritten) or cannot be written
  */
-export async function rememberAllowRule(
+export function rememberAllowRule(
   file: string,
   projectRealPath: string,
   rule: AllowRule,
 ): Promise<void> {
-  const current = await readApprovalFile(file);
-  const allow = current.projects[projectRealPath]?.allow ?? [];
-  if (allow.some((known) => JSON.stringify(known) === JSON.stringify(rule))) return;
-  const next: ApprovalFile = {
-    version: 1,
-    projects: { ...current.projects, [projectRealPath]: { allow: [...allow, rule] } },
-  };
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-  } catch (error) {
-    throw new ApprovalError("approval_file_io", `cannot write ${file}: ${String(error)}`, {
-      cause: error,
-    });
-  }
+  return withSharedFileLock(file, async () => {
+    const current = await readApprovalFile(file);
+    const allow = current.projects[projectRealPath]?.allow ?? [];
+    if (allow.some((known) => JSON.stringify(known) === JSON.stringify(rule))) return;
+    const next: ApprovalFile = {
+      version: 1,
+      projects: { ...current.projects, [projectRealPath]: { allow: [...allow, rule] } },
+    };
+    const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      await rename(temporary, file);
+    } catch (error) {
+      throw new ApprovalError("approval_file_io", `cannot write ${file}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  });
 }

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { safeParseJson } from "@arbor/session-store";
+import { safeParseJson, withSharedFileLock } from "@arbor/session-store";
 import { z } from "zod";
 import { TrustFileError } from "./trust-file-error.js";
 
@@ -63,28 +64,32 @@ export async function readTrustFile(file: string): Promise<TrustFile> {
 }
 
 /**
- * Records the user's trust in a project, keeping every other entry. Written to a temporary
- * file and renamed, so a crash leaves the old file or the new one, never half of one.
+ * Records the user's trust in a project, keeping every other entry. Read and written under
+ * the file's cross-process lock, so two Arbor processes trusting projects at once keep
+ * both; written to a temporary file and renamed, so a crash leaves the old file or the
+ * new one, never half of one.
  * @throws TrustFileError when the existing file is broken (it is not overwritten) or cannot be written
  */
-export async function rememberProjectTrust(
+export function rememberProjectTrust(
   file: string,
   projectRealPath: string,
   trust: ProjectTrust,
 ): Promise<void> {
-  const current = await readTrustFile(file);
-  const next: TrustFile = {
-    version: 1,
-    projects: { ...current.projects, [projectRealPath]: trust },
-  };
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-  } catch (error) {
-    throw new TrustFileError("trust_file_io", file, `cannot write ${file}: ${String(error)}`, {
-      cause: error,
-    });
-  }
+  return withSharedFileLock(file, async () => {
+    const current = await readTrustFile(file);
+    const next: TrustFile = {
+      version: 1,
+      projects: { ...current.projects, [projectRealPath]: trust },
+    };
+    const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      await rename(temporary, file);
+    } catch (error) {
+      throw new TrustFileError("trust_file_io", file, `cannot write ${file}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  });
 }

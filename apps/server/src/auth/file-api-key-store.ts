@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ArborError, arborErrorGuard } from "@arbor/session-store";
+import { ArborError, arborErrorGuard, withSharedFileLock } from "@arbor/session-store";
 import type {
   ApiKeyRecord,
   ApiKeyStore,
@@ -28,13 +28,14 @@ export class KeyFileError extends ArborError {
 
 /**
  * Tenants and hashed keys in one JSON file, replaced atomically (written to a temporary
- * file, synced, renamed) on every change. The file is read again whenever it changed on
- * disk, so a second server process on the same home sees new keys.
+ * file, synced, renamed) on every change. Each change reads the file afresh and writes it
+ * under a cross-process lock (`<file>.lock`), so server processes sharing a home lose no
+ * change of each other's. The file is read again whenever it changed on disk, so a second
+ * server process on the same home sees new keys, and stops accepting revoked ones.
  */
 export class FileApiKeyStore implements ApiKeyStore {
   private book: KeyBook | undefined;
   private seen = "";
-  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -101,17 +102,19 @@ export class FileApiKeyStore implements ApiKeyStore {
     return this.book;
   }
 
-  /** Applies a change and replaces the file; changes of this process run one at a time. */
+  /**
+   * Applies a change to the book as on disk now and replaces the file, under the file's
+   * cross-process lock; changes of this process run one at a time.
+   */
   private change<T>(apply: (book: KeyBook) => T): Promise<T> {
-    const next = this.writing.then(async () => {
+    return withSharedFileLock(this.path, async () => {
+      this.book = undefined;
       const book = structuredClone(await this.current());
       const result = apply(book);
       await writeAtomically(this.path, `${JSON.stringify(book, null, 2)}\n`);
       this.book = undefined;
       return result;
     });
-    this.writing = next.catch(() => undefined);
-    return next;
   }
 }
 

@@ -19,6 +19,16 @@ export const serverLimitsSchema = z.strictObject({
   requestsPerMinute: z.number().int().min(1).max(10_000_000).default(6_000),
   /** How long a request (other than an SSE stream) may take, in milliseconds. */
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * Failed key attempts one client address may make per minute (per server instance); past
+   * it every request from the address answers 429 with `Retry-After` until the minute ends.
+   */
+  authFailuresPerMinute: z.number().int().min(1).max(1_000_000).default(30),
+  /**
+   * How often an open SSE stream checks that its key is still valid, in milliseconds; a key
+   * revoked through this instance ends its streams at once, one revoked elsewhere within this.
+   */
+  keyCheckMs: z.number().int().min(50).max(600_000).default(2_000),
   /** The interval of SSE keep-alive comments, in milliseconds. */
   keepAliveMs: z.number().int().min(100).max(600_000).default(15_000),
 });

@@ -3,6 +3,7 @@ import type { AppDeps } from "../app-deps.js";
 import type { ApiKeyRecord } from "../auth/api-key-schema.js";
 import { ApiError } from "../errors/index.js";
 import type { ServerEnv } from "../http/server-env.js";
+import type { StreamCounter } from "../http/stream-counter.js";
 import {
   createdKeySchema,
   createKeyBodySchema,
@@ -80,8 +81,8 @@ function keyView(record: ApiKeyRecord) {
   return rest;
 }
 
-/** Admin routes: tenants and their keys. */
-export function adminRoutes(deps: AppDeps) {
+/** Admin routes: tenants and their keys; revoking a key ends its open event streams. */
+export function adminRoutes(deps: AppDeps, streams: StreamCounter) {
   const tenantOf = async (tenantId: string) => {
     const tenant = await deps.keys.getTenant(tenantId);
     if (!tenant) throw new ApiError(404, "tenant_not_found", `no tenant "${tenantId}"`);
@@ -115,6 +116,8 @@ export function adminRoutes(deps: AppDeps) {
           `no active key "${keyId}" in tenant "${tenantId}"`,
         );
       }
+      // Its open event streams end now, not at their next key check.
+      streams.endKey(keyId);
       const record = (await deps.keys.listKeys(tenantId)).find(
         (k) => k.id === keyId,
       ) as ApiKeyRecord;

@@ -210,19 +210,35 @@ function eventStream(
   afterSeq: number,
 ): Response {
   const keyId = c.get("owner").keyId;
+  const apiKey = c.get("apiKey");
   const closed = new AbortController();
   c.header("Cache-Control", "no-cache, no-transform");
   c.header("X-Accel-Buffering", "no");
   const writeThrough = sendEachWrite(c);
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => closed.abort());
+    // A key revoked here ends the stream at once; one revoked elsewhere at the next check.
+    let revoked = false;
+    const endRevoked = () => {
+      revoked = true;
+      closed.abort();
+    };
+    const forget = streams.track(keyId, endRevoked);
+    const keyCheck = setInterval(() => {
+      deps.keys.authenticate(apiKey).then(
+        (owner) => {
+          if (owner?.keyId !== keyId) endRevoked();
+        },
+        () => undefined,
+      );
+    }, deps.limits.keyCheckMs);
     try {
       const items = runEventStream(deps.log, runId, afterSeq, {
         keepAliveMs: deps.limits.keepAliveMs,
         signal: closed.signal,
       });
       for await (const item of items) {
-        if (stream.aborted) break;
+        if (stream.aborted || revoked) break;
         if (item.kind === "event") {
           await stream.writeSSE({
             id: String(item.event.seq),
@@ -245,7 +261,10 @@ function eventStream(
           await stream.writeSSE({ event: "end", data: JSON.stringify(runView(item.record)) });
         }
       }
+      if (revoked && !stream.aborted) await stream.write(": the API key was revoked\n\n");
     } finally {
+      clearInterval(keyCheck);
+      forget();
       writeThrough.restore();
       streams.release(keyId);
     }

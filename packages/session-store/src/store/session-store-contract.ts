@@ -21,6 +21,7 @@ export type SessionStoreCase =
   | "pagination"
   | "tenants"
   | "long-names"
+  | "awkward-strings"
   | "has"
   | "bad-queries"
   | "delete"
@@ -389,6 +390,41 @@ export function sessionStoreContract(
       assert.equal((await store.list({ tenant: "acme" })).sessions.length, 2);
       assert.equal((await store.list({ tenant: "globex" })).sessions.length, 1);
     });
+
+    it(
+      "awkward-strings",
+      "keeps U+0000, lone surrogates and the private-use escape character exactly, everywhere",
+      async () => {
+        const store = current();
+        const now = clock();
+        // The NUL character, a lone high and a lone low surrogate, a pair kept whole, and the
+        // private-use character a backend may escape with (escaped itself).
+        const odd = "a\u0000b\ud800c\udc00d\ud83d\ude00e\ue000f\ue0000000g";
+        const tenant = `t${odd}`;
+        const session = await store.create({ cwd: `/w/${odd}`, tenant, now });
+        const asked = await session.appendMessage(user(`question ${odd}`));
+        await session.appendMessage(assistant(`answer ${odd}`));
+        await session.appendLabelChange(asked, `label ${odd}`);
+        await session.setTitle(`title ${odd}`);
+        const entries = session.getEntries();
+        await session.close();
+        const again = await store.open(session.id, { tenant, now });
+        assert.equal(again.getHeader().cwd, `/w/${odd}`);
+        assert.deepEqual(again.getEntries(), entries);
+        assert.equal(again.getLabel(asked), `label ${odd}`);
+        await again.close();
+        const listed = (await store.list({ tenant })).sessions;
+        assert.equal(listed.length, 1);
+        assert.equal(listed[0]?.cwd, `/w/${odd}`);
+        assert.equal(listed[0]?.title, `title ${odd}`);
+        assert.equal(listed[0]?.firstUserMessage, `question ${odd}`);
+        assert.equal((await store.list({ tenant, cwd: `/w/${odd}` })).sessions.length, 1);
+        assert.equal((await store.list({ tenant, search: `${odd}` })).sessions.length, 1);
+        const fork = await store.fork(session.id, asked, { tenant });
+        assert.equal(fork.getHeader().cwd, `/w/${odd}`);
+        await fork.close();
+      },
+    );
 
     it(
       "long-names",

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { AgentDefinition, AgentHostOptions, AgentNode } from "@arbor/orchestration";
 import type { PostgresSessionStore } from "@arbor/session-store-postgres";
+import { losslessPool } from "@arbor/session-store-postgres";
 import pg from "pg";
 import { PostgresApiKeyStore } from "../../auth/postgres-api-key-store.js";
 import type { ClusterSettings } from "../../config/cluster-settings.js";
@@ -40,10 +41,10 @@ export async function openCluster(options: {
   report: (error: unknown) => void;
 }): Promise<ClusterParts> {
   const { settings, store } = options;
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: settings.maxConnections,
-  });
+  // Strings sent are escaped and strings read restored, as the session store does them.
+  const pool = losslessPool(
+    new pg.Pool({ connectionString: options.connectionString, max: settings.maxConnections }),
+  );
   pool.on("error", () => undefined);
   try {
     await applyServerMigrations(pool, store.schema);

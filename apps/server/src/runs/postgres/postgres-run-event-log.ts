@@ -4,6 +4,7 @@ import { isTerminal, type RunRecord } from "../run-record.js";
 import { RunWatchers } from "../run-watchers.js";
 import type { ServerRunEvent } from "../server-run-event.js";
 import { CHANNELS, type ClusterDb } from "./cluster-db.js";
+import { dbJson } from "./db-json.js";
 import { RunLeaseLostError } from "./run-lease-lost-error.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 
@@ -80,8 +81,8 @@ export class PostgresRunEventLog implements RunEventLog {
           record.status,
           record.startedAt ?? null,
           record.endedAt ?? null,
-          record.result ? JSON.stringify(record.result) : null,
-          record.error ? JSON.stringify(record.error) : null,
+          record.result ? dbJson(record.result) : null,
+          record.error ? dbJson(record.error) : null,
           record.lastSeq,
           ended,
         ],
@@ -119,7 +120,7 @@ export class PostgresRunEventLog implements RunEventLog {
          RETURNING seq)
        SELECT (SELECT count(*) FROM stored)::int AS stored,
          pg_notify('${CHANNELS.runEvents}', $1 || ':' || $3) FROM fence`,
-        [runId, generation ?? null, last.seq, JSON.stringify(events), this.db.leaseTtlMs],
+        [runId, generation ?? null, last.seq, dbJson(events), this.db.leaseTtlMs],
       ),
     );
     if (rows.length === 0) throw new RunLeaseLostError(runId, generation ?? 0);

@@ -2,6 +2,7 @@ import { runInProgress } from "../../errors/index.js";
 import type { RunRecord } from "../run-record.js";
 import type { IfBusy, RunRequestAncestry } from "../run-request.js";
 import { CHANNELS, type ClusterDb, type StatementRunner } from "./cluster-db.js";
+import { dbJson } from "./db-json.js";
 import { RUN_COLUMNS, type RunRow, recordOfRow } from "./run-row.js";
 
 /** A run admitted to the table: queued until an instance claims it. */
@@ -96,7 +97,7 @@ export class RunLedger {
               record.sessionId,
               record.tenantId,
               record.agent,
-              JSON.stringify(request),
+              dbJson(request),
               record.createdAt,
               this.db.instanceId,
               this.db.leaseTtlMs,
@@ -116,7 +117,7 @@ export class RunLedger {
               record.sessionId,
               record.tenantId,
               record.agent,
-              JSON.stringify(request),
+              dbJson(request),
               record.createdAt,
               first,
             ],

@@ -1,6 +1,7 @@
 import { ApiError } from "../../errors/index.js";
 import type { UiAnswer } from "../../extensions/ui-answer.js";
 import { CHANNELS, type ClusterDb } from "./cluster-db.js";
+import { dbJson } from "./db-json.js";
 
 /** What the executing instance made of a relayed answer: the error a client sees, or none. */
 interface Outcome {
@@ -32,7 +33,7 @@ export class UiAnswerRelay {
       `WITH added AS (INSERT INTO ${s}.run_ui_answers (run_id, request_id, answer)
          VALUES ($1, $2, $3) RETURNING id)
        SELECT id, pg_notify('${CHANNELS.runControl}', $1 || ':answer:' || id) FROM added`,
-      [runId, requestId, JSON.stringify(answer)],
+      [runId, requestId, dbJson(answer)],
     );
     const id = rows[0]?.id as string;
     const deadline = Date.now() + this.waitMs;
@@ -94,7 +95,7 @@ export class UiAnswerRelay {
       }
       await this.db.pool.query(
         `UPDATE ${s}.run_ui_answers SET outcome = $2 WHERE id = $1 AND outcome IS NULL`,
-        [row.id, JSON.stringify(outcome)],
+        [row.id, dbJson(outcome)],
       );
     }
   }
