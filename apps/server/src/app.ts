@@ -91,10 +91,10 @@ export function createApp(deps: AppDeps) {
     .route("/v1", extensionRoutes(deps))
     .route("/v1/admin", adminRoutes(deps, streams));
   if (deps.headends?.openai ?? true) app.route("/v1", openAiRoutes(deps, streams));
-  if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps));
+  if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps, checkTenant));
   if (deps.headends?.a2a ?? true) {
     app.route("/.well-known", agentCardRoutes(deps));
-    app.route("/a2a", a2aRoutes(deps));
+    app.route("/a2a", a2aRoutes(deps, checkTenant));
   }
 
   app.doc31("/openapi.json", {

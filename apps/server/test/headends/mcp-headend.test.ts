@@ -2,6 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuthFailures } from "../../src/http/auth-failures.js";
+import { tenantAuth } from "../../src/http/bearer-auth.js";
 import type { ServerEnv } from "../../src/http/server-env.js";
 import { McpSessions, mcpRoutes } from "../../src/index.js";
 import { newSession } from "../helpers/test-app.js";
@@ -245,7 +247,8 @@ describe("MCP at /mcp", () => {
 
   it("holds a bounded number of MCP sessions; the least recently used is closed", async () => {
     const sessions = new McpSessions(s.deps, { maxSessions: 2 });
-    const app = new Hono<ServerEnv>().route("/mcp", mcpRoutes(s.deps, sessions));
+    const auth = tenantAuth(s.deps.keys, new AuthFailures(s.deps.limits.authFailuresPerMinute));
+    const app = new Hono<ServerEnv>().route("/mcp", mcpRoutes(s.deps, auth, sessions));
     const { serve } = await import("@hono/node-server");
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const l = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(l));

@@ -1,9 +1,8 @@
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { JsonRpcTransportHandler, ServerCallContext } from "@a2a-js/sdk/server";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../../app-deps.js";
-import { tenantAuth } from "../../http/bearer-auth.js";
 import { jsonBodyCheck, rateLimit } from "../../http/request-limits.js";
 import { sendEachWrite } from "../../http/send-each-write.js";
 import type { ServerEnv } from "../../http/server-env.js";
@@ -36,9 +35,9 @@ export function agentCardRoutes(deps: AppDeps) {
  * and the v0.3 ones (`message/send`, `message/stream`, `tasks/get`, `tasks/cancel`,
  * `tasks/resubscribe`), both parsed and answered by `@a2a-js/sdk`'s transport handlers.
  */
-export function a2aRoutes(deps: AppDeps) {
+export function a2aRoutes(deps: AppDeps, auth: MiddlewareHandler<ServerEnv>) {
   return new Hono<ServerEnv>()
-    .use("*", tenantAuth(deps.keys))
+    .use("*", auth)
     .use("*", jsonBodyCheck(deps.limits))
     .use("*", rateLimit(deps.limits))
     .post("/", async (c) => {
