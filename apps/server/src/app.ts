@@ -90,7 +90,7 @@ export function createApp(deps: AppDeps) {
   if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps));
   if (deps.headends?.a2a ?? true) {
     app.route("/.well-known", agentCardRoutes(deps));
-    app.route("/a2a", a2aRoutes(deps));
+    app.route("/a2a", a2aRoutes(deps, streams));
   }
 
   app.doc31("/openapi.json", {

@@ -7,6 +7,7 @@ import { tenantAuth } from "../../http/bearer-auth.js";
 import { jsonBodyCheck, rateLimit } from "../../http/request-limits.js";
 import { sendEachWrite } from "../../http/send-each-write.js";
 import type { ServerEnv } from "../../http/server-env.js";
+import type { StreamCounter } from "../../http/stream-counter.js";
 import { agentCardJson, agentCardOf } from "./agent-card.js";
 import { RunTaskHandler } from "./run-task-handler.js";
 
@@ -36,7 +37,7 @@ export function agentCardRoutes(deps: AppDeps) {
  * and the v0.3 ones (`message/send`, `message/stream`, `tasks/get`, `tasks/cancel`,
  * `tasks/resubscribe`), both parsed and answered by `@a2a-js/sdk`'s transport handlers.
  */
-export function a2aRoutes(deps: AppDeps) {
+export function a2aRoutes(deps: AppDeps, streams: StreamCounter) {
   return new Hono<ServerEnv>()
     .use("*", tenantAuth(deps.keys))
     .use("*", jsonBodyCheck(deps.limits))
@@ -74,6 +75,17 @@ export function a2aRoutes(deps: AppDeps) {
       }
       if (!(Symbol.asyncIterator in (answer as object))) return c.json(answer as object);
       const stream = answer as AsyncGenerator<unknown>;
+      // A stream counts against the key's stream limit, as the native run streams do.
+      const keyId = c.get("owner").keyId;
+      if (!streams.acquire(keyId)) {
+        await stream.return(undefined);
+        return rpcError(
+          id,
+          -32000,
+          `this key already holds ${streams.count(keyId)} event streams; close one first`,
+          429,
+        );
+      }
       const writeThrough = sendEachWrite(c);
       return streamSSE(c, async (sse) => {
         sse.onAbort(() => void stream.return(undefined));
@@ -87,6 +99,7 @@ export function a2aRoutes(deps: AppDeps) {
           });
         } finally {
           writeThrough.restore();
+          streams.release(keyId);
         }
       });
     });
