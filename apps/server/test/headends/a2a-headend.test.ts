@@ -1,7 +1,10 @@
 import { type Part, Role, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HeadendServer, lastUserText, startHeadendServer } from "./headend-server.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 let s: HeadendServer;
 

@@ -1,12 +1,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ServerEnv } from "../../src/http/server-env.js";
 import { McpSessions, mcpRoutes } from "../../src/index.js";
 import { newSession } from "../helpers/test-app.js";
 import { type HeadendServer, lastUserText, startHeadendServer } from "./headend-server.js";
 import { mcpClient } from "./mcp-client.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 let s: HeadendServer;
 let client: Client;

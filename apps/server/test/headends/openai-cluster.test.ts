@@ -1,8 +1,11 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { lastUserText } from "../helpers/answers.js";
 import { failUnderCi } from "../helpers/pg-cluster.js";
 import { clusterUnavailable, ServerCluster } from "../helpers/server-cluster.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 failUnderCi(clusterUnavailable, "the headend cluster tests");
 
@@ -50,5 +53,5 @@ describe.skipIf(clusterUnavailable)("OpenAI Responses on two instances of one Po
       previous_response_id: a.id,
     });
     expect(deeper.output_text).toBe(`echo: after a (${before + 4} messages)`);
-  });
+  }, 120_000);
 });

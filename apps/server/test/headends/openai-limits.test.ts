@@ -1,6 +1,9 @@
 import OpenAI from "openai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startHeadendServer } from "./headend-server.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 const slow = () => ({
   blocks: [{ type: "text" as const, text: "z".repeat(40) }],
