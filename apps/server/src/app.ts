@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps) {
   if (deps.headends?.mcp ?? true) app.route("/mcp", mcpRoutes(deps, checkTenant));
   if (deps.headends?.a2a ?? true) {
     app.route("/.well-known", agentCardRoutes(deps));
-    app.route("/a2a", a2aRoutes(deps, checkTenant));
+    app.route("/a2a", a2aRoutes(deps, checkTenant, streams));
   }
 
   app.doc31("/openapi.json", {

@@ -1,7 +1,10 @@
 import { type Part, Role, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HeadendServer, lastUserText, startHeadendServer } from "./headend-server.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 let s: HeadendServer;
 
@@ -261,4 +264,51 @@ describe("A2A", () => {
     expect(denied.status).toBe(401);
     expect(await denied.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
   });
+});
+
+describe("A2A streams", () => {
+  it("count against the key's stream limit", async () => {
+    const limited = await startHeadendServer({
+      fallback: () => ({
+        blocks: [{ type: "text", text: "z".repeat(200) }],
+        chunkSize: 1,
+        delayMs: 20,
+      }),
+      limits: { sseStreamsPerKey: 1 },
+    });
+    try {
+      const stream = (n: number) =>
+        fetch(`${limited.origin}/a2a`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${limited.alice.key}`,
+            "content-type": "application/json",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: n,
+            method: "message/stream",
+            params: {
+              message: {
+                kind: "message",
+                messageId: `m${n}`,
+                role: "user",
+                parts: [{ kind: "text", text: "hi" }],
+              },
+            },
+          }),
+        });
+      const first = await stream(1);
+      expect(first.status).toBe(200);
+      const second = await stream(2);
+      expect(second.status).toBe(429);
+      expect(await second.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+      await first.text();
+      const third = await stream(3);
+      expect(third.status).toBe(200);
+      await third.text();
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
 });

@@ -1,7 +1,10 @@
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ExtensionServer, startExtensionServer } from "../helpers/extension-server.js";
 import { mcpClient } from "./mcp-client.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 let s: ExtensionServer;
 beforeAll(async () => {

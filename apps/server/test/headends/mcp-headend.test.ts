@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AuthFailures } from "../../src/http/auth-failures.js";
 import { tenantAuth } from "../../src/http/bearer-auth.js";
 import type { ServerEnv } from "../../src/http/server-env.js";
@@ -9,6 +9,9 @@ import { McpSessions, mcpRoutes } from "../../src/index.js";
 import { newSession } from "../helpers/test-app.js";
 import { type HeadendServer, lastUserText, startHeadendServer } from "./headend-server.js";
 import { mcpClient } from "./mcp-client.js";
+
+// Real servers and SDK clients: generous limits, so a loaded machine does not fail them.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 90_000 });
 
 let s: HeadendServer;
 let client: Client;

@@ -6,6 +6,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { jsonBodyCheck, rateLimit } from "../../http/request-limits.js";
 import { sendEachWrite } from "../../http/send-each-write.js";
 import type { ServerEnv } from "../../http/server-env.js";
+import type { StreamCounter } from "../../http/stream-counter.js";
 import { agentCardJson, agentCardOf } from "./agent-card.js";
 import { RunTaskHandler } from "./run-task-handler.js";
 
@@ -35,7 +36,11 @@ export function agentCardRoutes(deps: AppDeps) {
  * and the v0.3 ones (`message/send`, `message/stream`, `tasks/get`, `tasks/cancel`,
  * `tasks/resubscribe`), both parsed and answered by `@a2a-js/sdk`'s transport handlers.
  */
-export function a2aRoutes(deps: AppDeps, auth: MiddlewareHandler<ServerEnv>) {
+export function a2aRoutes(
+  deps: AppDeps,
+  auth: MiddlewareHandler<ServerEnv>,
+  streams: StreamCounter,
+) {
   return new Hono<ServerEnv>()
     .use("*", auth)
     .use("*", jsonBodyCheck(deps.limits))
@@ -73,6 +78,17 @@ export function a2aRoutes(deps: AppDeps, auth: MiddlewareHandler<ServerEnv>) {
       }
       if (!(Symbol.asyncIterator in (answer as object))) return c.json(answer as object);
       const stream = answer as AsyncGenerator<unknown>;
+      // A stream counts against the key's stream limit, as the native run streams do.
+      const keyId = c.get("owner").keyId;
+      if (!streams.acquire(keyId)) {
+        await stream.return(undefined);
+        return rpcError(
+          id,
+          -32000,
+          `this key already holds ${streams.count(keyId)} event streams; close one first`,
+          429,
+        );
+      }
       const writeThrough = sendEachWrite(c);
       return streamSSE(c, async (sse) => {
         sse.onAbort(() => void stream.return(undefined));
@@ -86,6 +102,7 @@ export function a2aRoutes(deps: AppDeps, auth: MiddlewareHandler<ServerEnv>) {
           });
         } finally {
           writeThrough.restore();
+          streams.release(keyId);
         }
       });
     });
