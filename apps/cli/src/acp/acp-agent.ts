@@ -15,6 +15,7 @@ import type { McpServerConfig } from "@arbor/orchestration";
 import { type CliContext, type ModelSelection, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { loadConfig, providersFromEnv, resolveProvider } from "../config/index.js";
+import { runOverridesOf } from "../commands/run-overrides.js";
 import { CliSessionStore, openCliAgent } from "../host/index.js";
 import { sessionDirFor } from "../paths.js";
 import { acpExtensionUI } from "./acp-extension-ui.js";
@@ -58,6 +59,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   let clientCapabilities: ClientCapabilities | undefined;
   let chosenProvider = context.args.provider;
   const timeoutMs = options.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
+  // --system-prompt, --append-system-prompt, --thinking and --max-turns, as `arbor run` takes them.
+  const { noSession: _memory, ...overrides } = runOverridesOf(context);
 
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
@@ -112,6 +115,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       { ...selection, config },
       {
         session: "sessionId" in choice ? { sessionId: choice.sessionId } : choice,
+      overrides,
         approvals: {
           ask: acpApprovalAsker({
             client,
