@@ -14,8 +14,8 @@ import {
 import type { McpServerConfig } from "@arbor/orchestration";
 import { type CliContext, type ModelSelection, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
-import { loadConfig, providersFromEnv, resolveProvider } from "../config/index.js";
 import { runOverridesOf } from "../commands/run-overrides.js";
+import { loadConfig, providersFromEnv, resolveProvider } from "../config/index.js";
 import { CliSessionStore, openCliAgent } from "../host/index.js";
 import { sessionDirFor } from "../paths.js";
 import { acpExtensionUI } from "./acp-extension-ui.js";
@@ -115,7 +115,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       { ...selection, config },
       {
         session: "sessionId" in choice ? { sessionId: choice.sessionId } : choice,
-      overrides,
+        overrides,
         approvals: {
           ask: acpApprovalAsker({
             client,
