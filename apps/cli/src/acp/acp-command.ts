@@ -26,12 +26,15 @@ export async function acpCommand(context: CliContext): Promise<number> {
     log,
     ...(Number.isFinite(timeout) && timeout > 0 ? { permissionTimeoutMs: timeout } : {}),
   });
+  // Written as fast as stdout takes it; only a full pipe makes the connection wait.
+  const stdout = io.stdout as NodeJS.WritableStream;
   const output = new WritableStream<Uint8Array>({
     write: (chunk) =>
-      new Promise<void>((resolve, reject) => {
-        const stream = io.stdout as NodeJS.WritableStream;
-        stream.write(chunk, (error?: Error | null) => (error ? reject(error) : resolve()));
-      }),
+      stdout.write(chunk)
+        ? undefined
+        : new Promise<void>((resolve) => {
+            stdout.once("drain", () => resolve());
+          }),
   });
   const input = Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>;
   const connection = agent.app.connect(ndJsonStream(output, input));

@@ -132,7 +132,9 @@ export class AcpSession {
   /** Sends the path to the leaf as updates, as it was streamed. */
   async replay(): Promise<void> {
     const path = this.options.agent.host.session.getBranch();
-    for (const update of replayUpdates(path, this.options.cwd)) await this.options.send(update);
+    const sending = new SendQueue(this.options.send);
+    for (const update of replayUpdates(path, this.options.cwd)) await sending.push(update);
+    await sending.drain();
   }
 
   /**
@@ -220,11 +222,11 @@ export class AcpSession {
     if (this.running) this.running.run = run;
     const { host } = this.options.agent;
     const live = new LiveUpdates(() => host.session, this.options.cwd, host.agentPath);
+    const sending = new SendQueue(this.options.send);
     for await (const event of run.events) {
-      for (const update of live.updatesFor(event)) {
-        await this.options.send(update).catch(() => undefined);
-      }
+      for (const update of live.updatesFor(event)) await sending.push(update);
     }
+    await sending.drain();
     const result = await run.result;
     const stopReason = stopReasonOf(result, live.lastStopReason);
     if (stopReason === undefined) {
@@ -248,6 +250,28 @@ export class AcpSession {
           result.usage.cacheWrite,
       },
     };
+  }
+}
+
+/** Updates written without waiting for each, at most {@link SendQueue.LIMIT} in flight. */
+class SendQueue {
+  static readonly LIMIT = 256;
+  private inFlight: Promise<unknown>[] = [];
+
+  constructor(private readonly send: (update: SessionUpdate) => Promise<void>) {}
+
+  /** Sends an update; waits for the ones in flight when there are too many. */
+  async push(update: SessionUpdate): Promise<void> {
+    // The connection writes in call order, so not waiting keeps the order.
+    this.inFlight.push(this.send(update).catch(() => undefined));
+    if (this.inFlight.length >= SendQueue.LIMIT) await this.drain();
+  }
+
+  /** Waits until every update sent so far is written. */
+  async drain(): Promise<void> {
+    const pending = this.inFlight;
+    this.inFlight = [];
+    await Promise.all(pending);
   }
 }
 
