@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSlashCommand } from "./acp-commands.js";
+import { confinedPath } from "./client-tools.js";
 import { planOf, stopReasonOf } from "./live-updates.js";
 import { promptInput } from "./prompt-input.js";
 import { toolCallView } from "./tool-call-view.js";
@@ -75,5 +79,23 @@ describe("parseSlashCommand and planOf", () => {
       { content: "testing", priority: "high", status: "in_progress" },
       { content: "docs", priority: "medium", status: "pending" },
     ]);
+  });
+});
+
+describe("confinedPath", () => {
+  it("keeps the client tools' paths in the working directory, symbolic links followed", async () => {
+    const root = await mkdtemp(join(tmpdir(), "arbor-acp-confine-"));
+    try {
+      const cwd = join(root, "project");
+      await mkdir(join(cwd, "src"), { recursive: true });
+      await symlink(root, join(cwd, "out"));
+      expect(await confinedPath(cwd, "src/new.ts")).toBe(join(cwd, "src/new.ts"));
+      await expect(confinedPath(cwd, "../secret")).rejects.toThrow(/outside the working directory/);
+      await expect(confinedPath(cwd, "/etc/passwd")).rejects.toThrow(/outside/);
+      await expect(confinedPath(cwd, "out/secret")).rejects.toThrow(/outside/);
+      await expect(confinedPath(cwd, "a\0b")).rejects.toThrow(/not a file path/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
