@@ -8,6 +8,7 @@ import { isEntryOfType, openSessionFile } from "@arbor/session-store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../e2e/e2e-fixture.js";
 import { startRoutedServer } from "../e2e/routed-fake-server.js";
+import { runArbor } from "../e2e/run-binary.js";
 import { ARBOR_BIN } from "../e2e/tmux-terminal.js";
 import { type AcpProcess, agentText, startAcp, writeFakeConfig } from "./acp-client.js";
 
@@ -77,6 +78,22 @@ function rawAcp() {
 }
 
 describe("arbor acp: hostile input", () => {
+  it("prints its help, and refuses a wrong flag before speaking the protocol", async () => {
+    const help = await runArbor(["acp", "--help"], {
+      cwd: sandbox.project,
+      env: { HOME: sandbox.home },
+    });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Agent Client Protocol");
+    const wrong = await runArbor(["acp", "--max-turns", "0"], {
+      cwd: sandbox.project,
+      env: { HOME: sandbox.home },
+    });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stdout).toBe("");
+    expect(wrong.stderr).toContain("is not a number of turns");
+  });
+
   it("answers malformed JSON-RPC, unknown methods and unknown sessions with errors, and keeps serving", async () => {
     const acp = rawAcp();
     acp.send("{ not json");
