@@ -33,6 +33,7 @@ beforeAll(async () => {
             }
           : "Sure: logger.info('hi') will do it.";
       },
+      "say hello": "Hello from the fake model.",
       "clean up": {
         blocks: [{ type: "toolCall", name: "bash", arguments: { command: "rm old.txt" } }],
       },
@@ -112,6 +113,41 @@ describe("arbor acp on the user's setup", () => {
     await prompt("clean up");
     await expect(readFile(join(sandbox.project, "old.txt"), "utf8")).rejects.toThrow();
     expect(agentText(acp.updates)).toContain("[permission-gate] Commands matching");
+  });
+
+  it("runs an extension's command: its confirm is a permission request, its input a message, its prompt a run", async () => {
+    const dir = join(sandbox.home, ".arbor", "extensions");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "ask.ts"),
+      [
+        "export default function ask(arbor: any) {",
+        '  arbor.registerCommand("ask", {',
+        '    description: "Asks the user, then says hello",',
+        "    handler: async (_args: string, ctx: any) => {",
+        '      const sure = await ctx.ui.confirm("Proceed?", "It will say hello");',
+        '      const name = await ctx.ui.input("Your name?");',
+        '      ctx.ui.notify("confirm=" + sure + " input=" + name);',
+        '      return sure ? "say hello" : undefined;',
+        "    },",
+        "  });",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { acp, prompt } = await open({
+      permission: async () => ({ outcome: { outcome: "selected", optionId: "yes" } }),
+    });
+    const commands = await acp.waitForUpdate(
+      (n) => n.update.sessionUpdate === "available_commands_update",
+    );
+    expect(JSON.stringify(commands.update)).toContain('"name":"ask"');
+    expect((await prompt("/ask")).stopReason).toBe("end_turn");
+    expect(acp.permissions[0]?.toolCall.title).toContain("Proceed?: It will say hello");
+    const text = agentText(acp.updates);
+    expect(text).toContain('asked for text "Your name?"');
+    expect(text).toContain("confirm=true input=undefined");
+    expect(text).toContain("Hello from the fake model.");
   });
 
   it("connects the editor's MCP servers for the session beside the config's", async () => {
