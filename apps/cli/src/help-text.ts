@@ -13,6 +13,7 @@ Usage
   arbor import <file|dir>         import Claude Code, Codex or opencode sessions
   arbor export <id> --format f    write a session as html, md (Markdown) or jsonl (pi)
   arbor demo                      an offline session against a built-in fake server
+  arbor acp                       serve the Agent Client Protocol on stdio (editors)
   arbor help <command>            help for one command
 
 Options
@@ -157,6 +158,24 @@ Usage
 
 <id> is a session id, a unique prefix of one, or a session file path. An existing file is
 replaced only with --force.
+`,
+  acp: `arbor acp: Arbor as an Agent Client Protocol agent for editors (Zed, JetBrains,
+Neovim, Emacs).
+
+Usage
+  arbor acp [--provider <name>] [-m <model>] [--approval <mode>] [--trust-project]
+
+Speaks ACP (JSON-RPC over stdin/stdout) until the editor closes stdin; the log goes to
+stderr. Runs on your configuration as arbor does: providers, stream rules, extensions,
+MCP servers (and the editor's), project instructions, approvals. Each editor session is
+an Arbor session: list, load (the conversation replayed), resume and fork work across
+restarts. Approvals are permission requests (allow/reject, once/always); the approval
+modes (ask, auto-edit, yolo) are the session's modes. When the editor offers them, files
+are read and written through the editor (its unsaved buffers) and commands run in its
+terminal. Slash commands: /tree [id], /fork [id], /label [id] text, /compact, /model
+[provider/model], and the extensions'.
+ARBOR_ACP_PERMISSION_TIMEOUT_MS: how long a permission request waits (default 300000);
+no answer counts as a reject.
 `,
   demo: `arbor demo: run a real session offline.
 

@@ -69,6 +69,8 @@ export async function main(
         return await (await import("./commands/export-command.js")).exportCommand(context);
       case "demo":
         return await (await import("./commands/demo-command.js")).demoCommand(context);
+      case "acp":
+        return await (await import("./acp/acp-command.js")).acpCommand(context);
       default:
         throw new CliError(`"${args.command}" is not an arbor command.`, {
           hint: `Run "arbor --help" to see the commands, or arbor -p "${args.command}" to send it as a prompt.`,
@@ -81,7 +83,7 @@ export async function main(
 }
 
 /** The commands of `arbor`; any other first word starts print mode with a prompt. */
-const COMMANDS = new Set(["run", "sessions", "import", "export", "demo", "help"]);
+const COMMANDS = new Set(["run", "sessions", "import", "export", "demo", "acp", "help"]);
 
 /**
  * The prompt words when the command line asks for print mode, else undefined: `-p`/

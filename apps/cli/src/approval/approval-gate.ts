@@ -96,6 +96,11 @@ export class ApprovalGate {
 
   constructor(readonly options: ApprovalGateOptions) {}
 
+  /** Changes the mode the next decisions are made in (`arbor acp`'s session modes). */
+  setMode(mode: ApprovalMode): void {
+    this.options.mode = mode;
+  }
+
   /** Where decisions are recorded (set once the session is open). */
   recordTo(record: (record: ApprovalRecord) => Promise<unknown>): void {
     this.#record = record;

@@ -3,6 +3,7 @@ import type {
   AgentHost,
   AgentNode,
   AgentRun,
+  AgentTool,
   ExtensionUIProvider,
   ReasoningLevel,
   SessionChoice,
@@ -15,6 +16,7 @@ import {
   type ProjectRules,
 } from "../agent/agent-factory.js";
 import {
+  type ApprovalGate,
   type ApprovalGateOptions,
   createApprovalGate,
   recordApprovalsIn,
@@ -68,6 +70,11 @@ export interface CliAgentProfile {
   onRun?: (run: AgentRun) => void;
   /** The session's `/thinking` level wins over the config's (the interactive app). */
   sessionThinking?: boolean;
+  /**
+   * Tools that take the place of the coding tools of the same name (`arbor acp`: the
+   * editor's files and terminal), asked about by the approvals as the coding tools are.
+   */
+  toolOverrides?: readonly AgentTool[];
 }
 
 /** An agent opened for a face of the CLI, with what the face shows of its setup. */
@@ -79,6 +86,8 @@ export interface CliAgent {
   projectContext: ProjectContext;
   /** The config's MCP servers, connected, with their tools (shown by `/mcp`). */
   mcpServers: readonly McpServerSummary[];
+  /** The approvals the tools ask (`arbor acp` switches their mode). */
+  approvals: ApprovalGate;
   /** Closes the host, then the MCP servers. */
   close(): Promise<void>;
 }
@@ -131,7 +140,10 @@ export async function openCliAgent(
           : cliModels(selection.provider, () => thinking),
       rules: rules.rules,
       tools: [
-        ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
+        ...withOverrides(
+          workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
+          gate.wrap(profile.toolOverrides ?? []),
+        ),
         ...gate.wrap(mcp.tools),
       ],
       projectRoot: io.cwd,
@@ -147,6 +159,7 @@ export async function openCliAgent(
       rules,
       projectContext,
       mcpServers: mcp.summaries,
+      approvals: gate,
       close: async () => {
         try {
           await host.close();
@@ -159,6 +172,12 @@ export async function openCliAgent(
     await mcp.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The tools with each one an override names replaced by the override. */
+function withOverrides(tools: AgentTool[], overrides: readonly AgentTool[]): AgentTool[] {
+  const byName = new Map(overrides.map((tool) => [tool.name, tool]));
+  return tools.map((tool) => byName.get(tool.name) ?? tool);
 }
 
 /** The agent a profile runs: the agent file's tree, or the config's agent, with the overrides. */

@@ -55,6 +55,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^arbor -c -p$/, "needs a killed session: signals.e2e"],
   [/import/, "needs another tool's session files: commands.e2e"],
   [/--agent/, "needs an agent file: run-agent tests"],
+  [/^arbor acp\b/, "serves ACP until the editor closes stdin: test/acp"],
   [/sessions delete <id>( \[--yes\])?$/, "asks on a terminal: sessions-list-delete tests"],
   [/^arbor sessions <command>$|^arbor help <command>$|--format f$/, "placeholders for a word"],
 ];
