@@ -67,6 +67,10 @@ export async function main(
         return await (await import("./commands/import-command.js")).importCommand(context);
       case "export":
         return await (await import("./commands/export-command.js")).exportCommand(context);
+      case "rewind":
+        return await (await import("./checkpoints/rewind-command.js")).rewindCommand(context);
+      case "checkpoints":
+        return await (await import("./checkpoints/rewind-command.js")).checkpointsCommand(context);
       case "demo":
         return await (await import("./commands/demo-command.js")).demoCommand(context);
       default:
@@ -81,7 +85,16 @@ export async function main(
 }
 
 /** The commands of `arbor`; any other first word starts print mode with a prompt. */
-const COMMANDS = new Set(["run", "sessions", "import", "export", "demo", "help"]);
+const COMMANDS = new Set([
+  "run",
+  "sessions",
+  "import",
+  "export",
+  "demo",
+  "help",
+  "rewind",
+  "checkpoints",
+]);
 
 /**
  * The prompt words when the command line asks for print mode, else undefined: `-p`/

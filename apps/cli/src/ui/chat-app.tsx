@@ -270,6 +270,10 @@ export function ChatApp({
             onOpenChild={openChild}
             missingChildren={missingChildren}
             initialSelectedId={treeSelection}
+            onRewind={(entryId, to) => {
+              setView({ name: "chat" });
+              void controller.rewind(entryId, to);
+            }}
           />
         ) : null}
         {view.name === "child" ? (
