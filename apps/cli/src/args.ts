@@ -54,6 +54,8 @@ export interface CliArgs {
   agent?: string;
   /** `--with-children`: `sessions export` and `export` embed the child sessions an orchestration started. */
   withChildren?: boolean;
+  /** `--worktree <dir>`: `fork` puts the entry's files in a git worktree (or a folder) there. */
+  worktree?: string;
   /** `--code`, `--conversation` or `--both`: what `rewind` moves. */
   rewindTo?: "code" | "conversation" | "both";
 }
@@ -110,6 +112,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         format: { type: "string" },
         agent: { type: "string" },
         "with-children": { type: "boolean" },
+        worktree: { type: "string" },
         code: { type: "boolean" },
         conversation: { type: "boolean" },
         both: { type: "boolean" },
@@ -146,6 +149,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...optional("agent", values.agent),
       ...(values["with-children"] ? { withChildren: true } : {}),
       ...rewindTarget(values),
+      ...optional("worktree", values.worktree),
       continue: values.continue,
       resume: values.resume,
       ...(values.session !== undefined ? { session: values.session } : {}),

@@ -15,6 +15,7 @@ Usage
   arbor demo                      an offline session against a built-in fake server
   arbor rewind [entry]            bring the conversation and/or the files back to an entry
   arbor checkpoints [session]     the checkpoints of a session and the files each changed
+  arbor fork --worktree <dir>     fork a session with the files of an entry in a git worktree
   arbor help <command>            help for one command
 
 Options
@@ -187,6 +188,17 @@ Every path changed is printed. The files as they were are checkpointed first, so
 can be undone: the last line names the entry to rewind to. Files no checkpoint knows
 (ignored, too large, unknown) are never deleted or overwritten. A session open in another
 arbor cannot be rewound until it is closed there.
+`,
+  fork: `arbor fork: continue a session from an entry in a new session.
+
+Usage
+  arbor fork [-s <session>] [--worktree <dir>] [entry]
+
+Copies the path from the start to the entry (default: the leaf) of the newest session of
+this folder (or -s's) into a new session and prints its id. With --worktree, <dir> (which
+must not exist) becomes a git worktree of this repository (a plain folder outside a git
+repository) holding the files as they were at that entry, so two branches can be worked on
+side by side: cd <dir> && arbor -s <new id>.
 `,
   checkpoints: `arbor checkpoints: the checkpoints of a session.
 

@@ -69,6 +69,8 @@ export async function main(
         return await (await import("./commands/export-command.js")).exportCommand(context);
       case "rewind":
         return await (await import("./checkpoints/rewind-command.js")).rewindCommand(context);
+      case "fork":
+        return await (await import("./checkpoints/fork-command.js")).forkCommand(context);
       case "checkpoints":
         return await (await import("./checkpoints/rewind-command.js")).checkpointsCommand(context);
       case "demo":
@@ -94,6 +96,7 @@ const COMMANDS = new Set([
   "help",
   "rewind",
   "checkpoints",
+  "fork",
 ]);
 
 /**

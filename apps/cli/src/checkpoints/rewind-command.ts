@@ -5,6 +5,7 @@ import {
   openSessionFile,
   readArborEntry,
 } from "@arbor/session-store";
+import type { SessionCheckpoints } from "@arbor/workspace";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { CliSessionStore } from "../host/cli-session-store.js";
@@ -22,15 +23,6 @@ import { rewindLines } from "./rewind-text.js";
 export async function rewindCommand(context: CliContext): Promise<number> {
   const { io, args, paths, printer } = context;
   const to = args.rewindTo ?? "both";
-  const choice = await chooseSession(paths, io.cwd, {
-    continue: true,
-    ...(args.session !== undefined ? { session: args.session } : {}),
-  });
-  if (choice.sessionId === undefined) {
-    throw new CliError("there is no session of this folder to rewind.", {
-      hint: "Name one with -s <id> (ids: arbor sessions list).",
-    });
-  }
   const notices: string[] = [];
   const checkpoints =
     to === "conversation"
@@ -41,18 +33,7 @@ export async function rewindCommand(context: CliContext): Promise<number> {
       hint: "Rewind the conversation only with --conversation.",
     });
   }
-  const host = await AgentHost.open({
-    store: new CliSessionStore({
-      sessionsRoot: paths.sessionsRoot,
-      sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
-    }),
-    sessionId: choice.sessionId,
-    agent: defineAgent({ name: "arbor-rewind", models: ["arbor/offline"] }),
-    models: () => OFFLINE_MODEL,
-    ...(checkpoints ? { checkpoints } : {}),
-  }).catch((error: unknown) => {
-    throw asCliError(error);
-  });
+  const host = await openRewindHost(context, checkpoints);
   try {
     const entryId = resolveEntry(host, args.positionals[0]);
     const rewind = await host.rewind(entryId, { to, ...(args.dryRun ? { dryRun: true } : {}) });
@@ -109,8 +90,40 @@ export async function checkpointsCommand(context: CliContext): Promise<number> {
   }
 }
 
+/**
+ * An agent host on the newest session of this folder (or `-s`'s) that asks no model: it
+ * only rewinds and forks. A session another arbor holds is refused (its lock).
+ */
+export async function openRewindHost(
+  context: CliContext,
+  checkpoints: SessionCheckpoints | undefined,
+): Promise<AgentHost> {
+  const { io, args, paths } = context;
+  const choice = await chooseSession(paths, io.cwd, {
+    continue: true,
+    ...(args.session !== undefined ? { session: args.session } : {}),
+  });
+  if (choice.sessionId === undefined) {
+    throw new CliError("there is no session of this folder.", {
+      hint: "Name one with -s <id> (ids: arbor sessions list).",
+    });
+  }
+  return AgentHost.open({
+    store: new CliSessionStore({
+      sessionsRoot: paths.sessionsRoot,
+      sessionDirFor: (cwd) => sessionDirFor(paths, cwd),
+    }),
+    sessionId: choice.sessionId,
+    agent: defineAgent({ name: "arbor-rewind", models: ["arbor/offline"] }),
+    models: () => OFFLINE_MODEL,
+    ...(checkpoints ? { checkpoints } : {}),
+  }).catch((error: unknown) => {
+    throw asCliError(error);
+  });
+}
+
 /** The entry named (an id or a unique prefix), or by default the state before the last prompt. */
-function resolveEntry(host: AgentHost, given: string | undefined): string | null {
+export function resolveEntry(host: AgentHost, given: string | undefined): string | null {
   const session = host.session;
   if (given === undefined) {
     const lastPrompt = session

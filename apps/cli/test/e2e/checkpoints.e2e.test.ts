@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { FakeProviderServer } from "@arbor/providers/test";
 import { CHECKPOINT_CUSTOM_TYPE, readArborEntry } from "@arbor/session-store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +14,7 @@ import { TmuxTerminal } from "./tmux-terminal.js";
 // shows this turn's files, `/rewind` and the tree's `f` bring files back, and the
 // `arbor rewind` and `arbor checkpoints` commands work on the session once it is closed.
 
+const execFileAsync = promisify(execFile);
 let server: FakeProviderServer;
 let sandbox: Sandbox;
 const terminals: TmuxTerminal[] = [];
@@ -131,5 +134,57 @@ describe("checkpoints in the app and on the command line", () => {
     expect(redo.stdout).toContain("restore a.txt");
     expect(redo.stdout).toContain(`moved to ${afterSecond?.id}`);
     expect(await readProject("a.txt")).toBe("two\n");
+  }, 90_000);
+
+  it("arbor fork --worktree puts an entry's files in a new git worktree beside the project", async () => {
+    const env = sandbox.env(server.openaiBaseURL);
+    const git = (...gitArgs: string[]) =>
+      execFileAsync("git", gitArgs, {
+        cwd: sandbox.project,
+        env: {
+          ...process.env,
+          HOME: sandbox.home,
+          GIT_CONFIG_NOSYSTEM: "1",
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@t",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@t",
+        },
+      });
+    await sandbox.writeProjectFile("tracked.txt", "tracked\n");
+    await git("init", "-q");
+    await git("add", "tracked.txt");
+    await git("commit", "-qm", "start");
+    const first = await runArbor(["-p", "--approval", "yolo", "first write"], {
+      cwd: sandbox.project,
+      env,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await runArbor(["-c", "-p", "--approval", "yolo", "second write"], {
+      cwd: sandbox.project,
+      env,
+    });
+    expect(second.code, second.stderr).toBe(0);
+    await git("rm", "-q", "tracked.txt");
+    await git("commit", "-qm", "tracked goes");
+    const afterFirst = (await checkpoints()).find((entry) => entry.reason === "after_tool");
+    const fork = await runArbor(["fork", "--worktree", "../side", afterFirst?.id ?? ""], {
+      cwd: sandbox.project,
+      env,
+    });
+    expect(fork.code, fork.stderr).toBe(0);
+    const side = join(sandbox.root, "side");
+    expect(fork.stdout).toMatch(/^forked \S+ from /);
+    expect(fork.stdout).toContain("(a git worktree)");
+    expect(fork.stdout).toContain(`cd ${side} && arbor -s`);
+    // The entry's files: a.txt as the first write left it, tracked.txt as it was then.
+    expect(await readFile(join(side, "a.txt"), "utf8")).toBe("one\n");
+    expect(await readFile(join(side, "tracked.txt"), "utf8")).toBe("tracked\n");
+    expect(await readProject("a.txt")).toBe("two\n");
+    expect((await git("worktree", "list")).stdout).toContain(side);
+    expect(await sandbox.sessionFiles()).toHaveLength(2);
+    const again = await runArbor(["fork", "--worktree", "../side"], { cwd: sandbox.project, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("exists already");
   }, 90_000);
 });

@@ -85,6 +85,17 @@ export interface SessionCheckpoints {
     entryId: string | null,
     options: { dryRun: boolean; markLeaf: boolean },
   ): Promise<CodeRewind>;
+  /**
+   * Writes the files `entryId` saw into another folder (a fork's work tree), deleting the
+   * files of `removable` that state lacks.
+   * @throws CheckpointError `no_checkpoint` when no checkpoint knows the entry's files
+   */
+  materializeAt(
+    session: Session,
+    entryId: string | null,
+    target: string,
+    options?: { removable?: readonly string[] },
+  ): Promise<{ written: string[]; deleted: string[] }>;
   /** How the files now differ from the state `entryId` saw. */
   diffSince(session: Session, entryId: string | null): Promise<FileChange[]>;
 }
@@ -199,6 +210,22 @@ class TreeCheckpoints implements SessionCheckpoints {
       ...(before ? { beforeEntryId: before.entryId } : {}),
       ...(rewind ? { rewindEntryId: rewind.entryId } : {}),
     };
+  }
+
+  async materializeAt(
+    session: Session,
+    entryId: string | null,
+    target: string,
+    options: { removable?: readonly string[] } = {},
+  ): Promise<{ written: string[]; deleted: string[] }> {
+    const state = this.stateAt(session, entryId);
+    if (state === undefined) {
+      throw new CheckpointError(
+        "no_checkpoint",
+        `No checkpoint knows the files of entry ${entryId ?? "(root)"}: no writing tool ran on its path.`,
+      );
+    }
+    return this.#store.materialize(state.snapshotId, target, options);
   }
 
   async diffSince(session: Session, entryId: string | null): Promise<FileChange[]> {
