@@ -54,10 +54,27 @@ export interface CliArgs {
   agent?: string;
   /** `--with-children`: `sessions export` and `export` embed the child sessions an orchestration started. */
   withChildren?: boolean;
+  /** `--worktree <dir>`: `fork` puts the entry's files in a git worktree (or a folder) there. */
+  worktree?: string;
+  /** `--code`, `--conversation` or `--both`: what `rewind` moves. */
+  rewindTo?: "code" | "conversation" | "both";
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** What `--code`, `--conversation` and `--both` ask `rewind` to move (at most one of them). */
+function rewindTarget(values: {
+  code?: boolean | undefined;
+  conversation?: boolean | undefined;
+  both?: boolean | undefined;
+}): Pick<CliArgs, "rewindTo"> {
+  const chosen = (["code", "conversation", "both"] as const).filter((name) => values[name]);
+  if (chosen.length > 1) {
+    throw new Error(`--${chosen.join(" and --")} cannot be given together; pick one`);
+  }
+  return chosen[0] ? { rewindTo: chosen[0] } : {};
 }
 
 /** A command line `arbor` cannot run; the message says what to type instead. */
@@ -95,6 +112,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         format: { type: "string" },
         agent: { type: "string" },
         "with-children": { type: "boolean" },
+        worktree: { type: "string" },
+        code: { type: "boolean" },
+        conversation: { type: "boolean" },
+        both: { type: "boolean" },
         continue: { type: "boolean", short: "c", default: false },
         resume: { type: "boolean", short: "r", default: false },
         session: { type: "string", short: "s" },
@@ -127,6 +148,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.format !== undefined ? { format: values.format } : {}),
       ...optional("agent", values.agent),
       ...(values["with-children"] ? { withChildren: true } : {}),
+      ...rewindTarget(values),
+      ...optional("worktree", values.worktree),
       continue: values.continue,
       resume: values.resume,
       ...(values.session !== undefined ? { session: values.session } : {}),

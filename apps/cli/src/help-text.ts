@@ -13,6 +13,9 @@ Usage
   arbor import <file|dir>         import Claude Code, Codex or opencode sessions
   arbor export <id> --format f    write a session as html, md (Markdown) or jsonl (pi)
   arbor demo                      an offline session against a built-in fake server
+  arbor rewind [entry]            bring the conversation and/or the files back to an entry
+  arbor checkpoints [session]     the checkpoints of a session and the files each changed
+  arbor fork --worktree <dir>     fork a session with the files of an entry in a git worktree
   arbor acp                       serve the Agent Client Protocol on stdio (editors)
   arbor help <command>            help for one command
 
@@ -186,6 +189,44 @@ Starts Arbor's fake OpenAI-compatible server on 127.0.0.1 and talks to it throug
 real OpenAI adapter: a tool call, a stream rule interrupting and retrying an answer, a
 branch, a compaction and an HTML export whose path is printed at the end. Needs no
 configuration and no network; the session is stored with your other sessions.
+`,
+  rewind: `arbor rewind: go back to an entry of a session, the files too.
+
+Usage
+  arbor rewind [--code|--conversation|--both] [--dry-run] [-s <session>] [entry]
+
+Works on the newest session of this folder (as -c picks it) unless -s names one. The
+entry is an id or a unique prefix of one (arbor checkpoints lists the checkpoints); without
+it, the state before the session's last prompt.
+  --both          (default) move the conversation there and bring the files back
+  --code          bring the files back only; the conversation stays where it is
+  --conversation  move the conversation only; the files stay as they are
+  --dry-run       print what would change; change nothing
+
+Every path changed is printed. The files as they were are checkpointed first, so a rewind
+can be undone: the last line names the entry to rewind to. Files no checkpoint knows
+(ignored, too large, unknown) are never deleted or overwritten. A session open in another
+arbor cannot be rewound until it is closed there.
+`,
+  fork: `arbor fork: continue a session from an entry in a new session.
+
+Usage
+  arbor fork [-s <session>] [--worktree <dir>] [entry]
+
+Copies the path from the start to the entry (default: the leaf) of the newest session of
+this folder (or -s's) into a new session and prints its id. With --worktree, <dir> (which
+must not exist) becomes a git worktree of this repository (a plain folder outside a git
+repository) holding the files as they were at that entry, so two branches can be worked on
+side by side: cd <dir> && arbor -s <new id>.
+`,
+  checkpoints: `arbor checkpoints: the checkpoints of a session.
+
+Usage
+  arbor checkpoints [session]
+
+Lists the checkpoint entries of the newest session of this folder (or the session named),
+oldest first: the entry id, its time, why it was taken (before_tool, after_tool,
+before_rewind, rewind) and the files changed since the checkpoint before it.
 `,
 };
 

@@ -67,6 +67,12 @@ export async function main(
         return await (await import("./commands/import-command.js")).importCommand(context);
       case "export":
         return await (await import("./commands/export-command.js")).exportCommand(context);
+      case "rewind":
+        return await (await import("./checkpoints/rewind-command.js")).rewindCommand(context);
+      case "fork":
+        return await (await import("./checkpoints/fork-command.js")).forkCommand(context);
+      case "checkpoints":
+        return await (await import("./checkpoints/rewind-command.js")).checkpointsCommand(context);
       case "demo":
         return await (await import("./commands/demo-command.js")).demoCommand(context);
       case "acp":
@@ -83,7 +89,18 @@ export async function main(
 }
 
 /** The commands of `arbor`; any other first word starts print mode with a prompt. */
-const COMMANDS = new Set(["run", "sessions", "import", "export", "demo", "acp", "help"]);
+const COMMANDS = new Set([
+  "run",
+  "sessions",
+  "import",
+  "export",
+  "demo",
+  "acp",
+  "help",
+  "rewind",
+  "checkpoints",
+  "fork",
+]);
 
 /**
  * The prompt words when the command line asks for print mode, else undefined: `-p`/

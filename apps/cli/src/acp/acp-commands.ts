@@ -45,7 +45,8 @@ export interface CommandScope {
 /** The commands of the session: Arbor's, then the extensions'. */
 export function availableCommands(host: AgentHost): AvailableCommand[] {
   const own = new Set(ARBOR_COMMANDS.map((command) => command.name));
-  const extensions = (host.agent.extensions?.getCommands() ?? [])
+  const extensions = host
+    .commands()
     .filter((command) => !own.has(command.name))
     .map((command) => ({
       name: command.name,

@@ -206,7 +206,7 @@ export class AcpSession {
         }
         return { stopReason: "end_turn" };
       }
-      const extension = host.agent.extensions?.getCommands().some((c) => c.name === name);
+      const extension = host.commands().some((c) => c.name === name);
       if (!extension) return undefined;
       const { outcome, run } = await host.runCommand(name, args, { signal });
       if (run) return await this.follow(run);

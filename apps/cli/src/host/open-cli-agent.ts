@@ -21,6 +21,7 @@ import {
   createApprovalGate,
   recordApprovalsIn,
 } from "../approval/index.js";
+import { openCliCheckpoints } from "../checkpoints/cli-checkpoints.js";
 import type { CliContext, ModelSelection } from "../cli-context.js";
 import { configuredThinking } from "../config/index.js";
 import { contextPrompt, loadProjectContext, type ProjectContext } from "../context/index.js";
@@ -127,6 +128,10 @@ export async function openCliAgent(
   const projectContext = await loadProjectContext(io.cwd, paths.arborDir);
   for (const problem of projectContext.problems) profile.notice(`skipped ${problem}`);
   const mcp = await connectCliMcpServers(selection.config.mcpServers);
+  // A session in memory (--no-session) keeps no checkpoints: nothing could rewind to them.
+  const checkpoints = args.noSession
+    ? undefined
+    : await openCliCheckpoints(paths, io.cwd, io.env, profile.notice);
   try {
     const thinking = overrides.thinking ?? configuredThinking(selection.config);
     const host = await openCliHost({
@@ -150,6 +155,7 @@ export async function openCliAgent(
       extensions,
       ...(profile.ui ? { ui: profile.ui } : {}),
       ...(profile.onRun ? { onRun: profile.onRun } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
       // A new session is titled by the model after its first exchange.
       agentOptions: cliAgentOptions(selection.config),
     });

@@ -268,6 +268,10 @@ export function ChatApp({
             onOpenChild={openChild}
             missingChildren={missingChildren}
             initialSelectedId={treeSelection}
+            onRewind={(entryId, to) => {
+              setView({ name: "chat" });
+              void controller.rewind(entryId, to);
+            }}
           />
         ) : null}
         {view.name === "child" ? (

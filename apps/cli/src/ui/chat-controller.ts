@@ -3,11 +3,13 @@ import type {
   CommandOutcome,
   RegisteredCommand,
   RenderedMessage,
+  RewindTarget,
   RunEvent,
 } from "@arbor/orchestration";
 import { type Model, REASONING_LEVELS, type ReasoningLevel } from "@arbor/orchestration";
 import { isEntryOfType, type Session } from "@arbor/session-store";
 import type { ProjectRules } from "../agent/agent-factory.js";
+import { diffLines, rewindLines } from "../checkpoints/rewind-text.js";
 import type { ProjectContext } from "../context/index.js";
 import type { McpServerSummary } from "../mcp/index.js";
 import { UnpricedModels } from "../output/index.js";
@@ -380,6 +382,32 @@ export class ChatController {
     }
     this.reload();
     return text;
+  }
+
+  /**
+   * Rewinds to an entry (`/rewind`, the tree's `f` and `c`): the conversation, the files or
+   * both, through the host; the transcript says every path changed and how to undo it.
+   */
+  async rewind(entryId: string | null, to: RewindTarget, dryRun = false): Promise<void> {
+    this.update({ busy: dryRun ? undefined : "rewinding" });
+    try {
+      const done = await this.host.rewind(entryId, { to, dryRun });
+      this.reload();
+      this.notify(rewindLines(done, "/rewind").join("\n"));
+    } catch (error) {
+      this.notify(
+        `Could not rewind: ${error instanceof Error ? error.message : String(error)}`,
+        "error",
+      );
+    } finally {
+      this.update({ busy: undefined });
+    }
+  }
+
+  /** Shows how the files differ from what an entry saw (default: this turn's start), `/diff`. */
+  async diff(entryId?: string): Promise<void> {
+    const changes = await this.host.diff(entryId);
+    this.notify(diffLines(changes).join("\n"));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { relative, resolve } from "node:path";
 import { exportSessionToHtml, snapshotOfSession } from "@arbor/html-export";
+import type { RewindTarget } from "@arbor/orchestration";
 import { isEntryOfType } from "@arbor/session-store";
 import { CliError } from "../cli-error.js";
 import { contextSummary } from "../context/index.js";
@@ -21,6 +22,17 @@ export const BUILTIN_COMMANDS: readonly SlashCommandInfo[] = [
     usage: "/tree",
     description:
       "browse the whole session tree and move to any entry; Enter on a child run opens its session",
+  },
+  {
+    name: "rewind",
+    usage: "/rewind [entry] [--code|--conversation|--both] [--dry-run]",
+    description:
+      "go back to an entry, the files too (no entry: pick one in the tree; f there brings the files back)",
+  },
+  {
+    name: "diff",
+    usage: "/diff [entry]",
+    description: "the files changed since an entry (default: since this turn's prompt)",
   },
   {
     name: "fork",
@@ -130,6 +142,15 @@ export async function runSlashCommand(
         return { view: "tree" };
       case "sessions":
         return { view: "sessions" };
+      case "rewind": {
+        const rewind = parseRewindArgs(args);
+        if (rewind.entryId === undefined) return { view: "tree" };
+        await controller.rewind(rewind.entryId, rewind.to, rewind.dryRun);
+        return {};
+      }
+      case "diff":
+        await controller.diff(args || undefined);
+        return {};
       case "rules":
         controller.notify(rulesText(controller, cwd));
         return {};
@@ -203,6 +224,24 @@ export async function runSlashCommand(
     controller.notify(`/${name}: ${message}${hint}`, "error");
     return {};
   }
+}
+
+/** `/rewind [entry] [--code|--conversation|--both] [--dry-run]`: the entry (maybe none) and what to move. */
+export function parseRewindArgs(args: string): {
+  entryId: string | undefined;
+  to: RewindTarget;
+  dryRun: boolean;
+} {
+  let to: RewindTarget = "both";
+  let dryRun = false;
+  let entryId: string | undefined;
+  for (const word of args.split(/\s+/u).filter((part) => part !== "")) {
+    if (word === "--code" || word === "--conversation" || word === "--both") {
+      to = word.slice(2) as RewindTarget;
+    } else if (word === "--dry-run") dryRun = true;
+    else entryId = word;
+  }
+  return { entryId, to, dryRun };
 }
 
 /** `/export [--force] [path]`: whether to overwrite, and the path the user gave (maybe ""). */

@@ -52,6 +52,11 @@ export interface TreeViewProps {
   missingChildren?: ReadonlySet<string>;
   /** The entry selected when the view opens (default: the leaf). */
   initialSelectedId?: string | undefined;
+  /**
+   * Brings the files back with the move: `f` on a chosen entry goes there with its files,
+   * `c` brings its files back and leaves the conversation where it is.
+   */
+  onRewind?: (entryId: string, to: "code" | "both") => void;
 }
 
 /**
@@ -69,6 +74,7 @@ export function TreeView({
   onOpenChild,
   missingChildren,
   initialSelectedId,
+  onRewind,
 }: TreeViewProps) {
   // Kept in a ref so keys arriving faster than re-renders all act on the latest state.
   const nav = useRef<TreeNavigation>({
@@ -114,6 +120,8 @@ export function TreeView({
       if (key.escape) set({ chosen: undefined });
       else if (key.return) onSelect(chosen.id, false);
       else if (input === "s") onSelect(chosen.id, true);
+      else if (input === "f" && onRewind) onRewind(chosen.id, "both");
+      else if (input === "c" && onRewind) onRewind(chosen.id, "code");
       return;
     }
     if (key.escape) return onCancel();
@@ -187,7 +195,7 @@ export function TreeView({
         {labeling
           ? "Enter: save the label (empty clears it) · Esc: back"
           : chosen
-            ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left · Esc: back`
+            ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left${onRewind ? " · f: go and bring the files back · c: the files only" : ""} · Esc: back`
             : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}${shown[index]?.child && onOpenChild ? "Enter open the child session" : "Enter choose"} · Esc close`}
       </Text>
     </Box>

@@ -1,5 +1,6 @@
 import "./styles.css";
 import type { PageData } from "../page-data.js";
+import { isCheckpointEntry } from "./checkpoint-entry.js";
 import { el, formatTime } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
 import { isOrchestrationEntry, orchestrationSearchText } from "./orchestration-entry.js";
@@ -46,7 +47,8 @@ const onPath = new Set<number>();
 function isSettings(entry: Json): boolean {
   return (
     SETTINGS_TYPES.has(entry.type as string) &&
-    !isOrchestrationEntry(data.orchestration, entry.id as string)
+    !isOrchestrationEntry(data.orchestration, entry.id as string) &&
+    !isCheckpointEntry(entry)
   );
 }
 

@@ -1,3 +1,5 @@
+import { checkpointSummary } from "./checkpoint-entry.js";
+
 type Json = Record<string, unknown>;
 
 /** The entry's message object, when it is a `message` entry. */
@@ -92,7 +94,7 @@ export function summaryOf(entry: Json): string {
         text = `${str(entry.customType)}: ${textOf(entry.content)}`;
         break;
       case "custom":
-        text = `custom: ${str(entry.customType)}`;
+        text = checkpointSummary(entry) ?? `custom: ${str(entry.customType)}`;
         break;
       case "ttsr_injection":
         text = `stream rule: ${ruleNames(entry).join(", ")}`;
@@ -132,6 +134,7 @@ export function searchTextOf(entry: Json, label: string | undefined): string {
     str(entry.label),
     str(entry.modelId),
     ...ruleNames(entry),
+    checkpointSummary(entry) ?? "",
   );
   return parts.join("\n").toLowerCase();
 }

@@ -1,5 +1,6 @@
 import type { RenderedCustomMessage } from "../custom-message-renderer.js";
 import type { EntryMark } from "../page-data.js";
+import { renderCheckpoint } from "./checkpoint-entry.js";
 import { el, formatTime, formatTokens } from "./dom.js";
 import { blocksOf, kindOf, messageOf, ruleNames } from "./entry-text.js";
 import { highlight, renderMarkdown } from "./markdown.js";
@@ -296,6 +297,7 @@ function renderOther(entry: Json, body: HTMLElement, card: HTMLElement, ctx: Ren
       break;
     case "custom":
       if (renderOrchestration(str(entry.id), body, card, ctx.orchestration)) break;
+      if (renderCheckpoint(entry, body, card)) break;
       body.append(
         collapsible(
           "details-json",

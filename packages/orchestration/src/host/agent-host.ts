@@ -41,6 +41,13 @@ import {
   pickTools,
 } from "./build-agent.js";
 import { withDefaultReasoning } from "./default-reasoning.js";
+import type {
+  HostCheckpointRecord,
+  HostCheckpoints,
+  HostFileChange,
+  HostRewind,
+  RewindOptions,
+} from "./host-checkpoints.js";
 import type { AgentHostOptions, HostAgentOptions, SessionChoice } from "./host-options.js";
 import { hostSessionActions } from "./host-session-actions.js";
 import { type AgentHostState, deriveHostState, type HostActivity } from "./host-state.js";
@@ -375,6 +382,84 @@ export class AgentHost {
     options: { summarize?: boolean; customInstructions?: string } = {},
   ): Promise<TreeNavigation> {
     return this.busyWith("navigate", () => this.currentAgent.navigateTree(entryId, options));
+  }
+
+  /**
+   * Goes back to an entry: the conversation (the leaf moves there, as {@link navigate}), the
+   * code (the files become what that entry saw), or both. The files left are recorded first
+   * (an `arbor.checkpoint` entry, `before_rewind`), so going back is itself a move in the
+   * tree and nothing is lost: redo is a rewind to the entry left. A code-only rewind adds a
+   * `rewind` checkpoint at the leaf. With `dryRun` nothing changes; the result says what would.
+   * @throws InvalidHostOptionsError for an unknown entry, or code without `checkpoints`
+   * @throws CheckpointError (`@arbor/workspace`) when no checkpoint knows the entry's files,
+   *   or a restore stopped (the files are put back as they were)
+   * @throws AgentBusyError (turn-runner) while a prompt or another change runs
+   */
+  async rewind(entryId: string | null, options: RewindOptions = {}): Promise<HostRewind> {
+    const to = options.to ?? "both";
+    const dryRun = options.dryRun ?? false;
+    return this.busyWith("rewind", async () => {
+      const session = this.currentSession;
+      if (entryId !== null && session.getEntry(entryId) === undefined) {
+        throw new InvalidHostOptionsError("entryId", `${entryId} is not an entry of the session`);
+      }
+      const checkpoints = to === "conversation" ? undefined : this.requireCheckpoints();
+      const code = await checkpoints?.restoreTo(session, entryId, {
+        dryRun,
+        markLeaf: to === "code",
+      });
+      if (dryRun || to === "code") return { entryId, to, dryRun, ...(code ? { code } : {}) };
+      const navigation = await this.currentAgent.navigateTree(entryId, {
+        ...(options.summarize !== undefined ? { summarize: options.summarize } : {}),
+      });
+      return { entryId, to, dryRun, ...(code ? { code } : {}), navigation };
+    });
+  }
+
+  /** The session's checkpoint entries, every branch, in the order written (none without `checkpoints`). */
+  checkpoints(): HostCheckpointRecord[] {
+    return this.setup.options.checkpoints?.list(this.currentSession) ?? [];
+  }
+
+  /** The checkpoint whose files an entry saw (default: the leaf), if any. */
+  checkpointAt(entryId?: string | null): HostCheckpointRecord | undefined {
+    const at = entryId === undefined ? this.currentSession.getLeafId() : entryId;
+    return this.setup.options.checkpoints?.stateAt(this.currentSession, at);
+  }
+
+  /**
+   * How the files now differ from what an entry saw; by default the current turn's user
+   * message (the changes of this turn).
+   * @throws InvalidHostOptionsError without `checkpoints`; CheckpointError when no checkpoint knows the entry
+   */
+  async diff(entryId?: string | null): Promise<HostFileChange[]> {
+    const checkpoints = this.requireCheckpoints();
+    this.assertIdle("diff");
+    const at = entryId === undefined ? this.turnStartId() : entryId;
+    return checkpoints.diffSince(this.currentSession, at);
+  }
+
+  /** The last user message on the path (the current turn's start), or null. */
+  private turnStartId(): string | null {
+    const path = this.currentSession.getBranch();
+    for (let at = path.length - 1; at >= 0; at--) {
+      const entry = path[at];
+      if (entry && isEntryOfType(entry, "message") && entry.message.role === "user") {
+        return entry.id;
+      }
+    }
+    return null;
+  }
+
+  private requireCheckpoints(): HostCheckpoints {
+    const checkpoints = this.setup.options.checkpoints;
+    if (!checkpoints) {
+      throw new InvalidHostOptionsError(
+        "checkpoints",
+        "the host was opened without workspace checkpoints; only the conversation can be rewound",
+      );
+    }
+    return checkpoints;
   }
 
   /**

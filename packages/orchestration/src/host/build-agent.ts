@@ -96,6 +96,7 @@ export function buildAgent(
 ): AgentSession {
   const { options, definition } = setup;
   const ttsr = new TtsrManager(options.ruleOptions);
+  const tools = [...setup.tools, ...(setup.mcp?.tools ?? [])];
   for (const rule of [...(options.rules ?? []), ...(definition.streamRules ?? [])]) {
     ttsr.addRule(rule);
   }
@@ -105,7 +106,7 @@ export function buildAgent(
     ...definition.limits,
     targets: models.map((model) => ({ model })),
     session,
-    tools: [...setup.tools, ...(setup.mcp?.tools ?? [])],
+    tools: options.checkpoints ? options.checkpoints.bindTools(tools, () => session) : tools,
     ...(definition.systemPrompt !== undefined ? { systemPrompt: definition.systemPrompt } : {}),
     ttsr,
     ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),

@@ -10,6 +10,7 @@ import type { AgentRun, AgentSessionOptions, AgentTool } from "@arbor/turn-runne
 import type { AgentDefinition, ModelTargetSpec } from "../definition/index.js";
 import type { ModelProviders } from "../models/index.js";
 import type { AgentNode, AgentTreeLimits, NonceSource } from "../orchestration/index.js";
+import type { HostCheckpoints } from "./host-checkpoints.js";
 
 /** Which session to work in: an existing one by id, or a new one. */
 export type SessionChoice =
@@ -90,4 +91,10 @@ export type AgentHostOptions = StoreChoice &
     onRun?: (run: AgentRun) => void;
     /** Turn-runner options beside the definition. */
     agentOptions?: HostAgentOptions;
+    /**
+     * The workspace's checkpoints (`sessionCheckpoints` of `@arbor/workspace`): the writing
+     * tools of every session the host takes up record `arbor.checkpoint` entries, and
+     * {@link AgentHost.rewind} can bring the files back. Not passed to a tree's children.
+     */
+    checkpoints?: HostCheckpoints;
   };

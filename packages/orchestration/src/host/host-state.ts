@@ -4,7 +4,14 @@ import type { AgentSession } from "@arbor/turn-runner";
 import { type SessionUsage, sessionUsage } from "./session-usage.js";
 
 /** What the host is doing; `undefined` when it is idle. */
-export type HostActivity = "prompt" | "compact" | "navigate" | "fork" | "switch" | "close";
+export type HostActivity =
+  | "prompt"
+  | "compact"
+  | "navigate"
+  | "rewind"
+  | "fork"
+  | "switch"
+  | "close";
 
 /** A snapshot of an agent host, derived from its session and agent on every call. */
 export interface AgentHostState {

@@ -1,5 +1,14 @@
 export { AgentHost } from "./agent-host.js";
 export type {
+  HostCheckpointRecord,
+  HostCheckpoints,
+  HostCodeRewind,
+  HostFileChange,
+  HostRewind,
+  RewindOptions,
+  RewindTarget,
+} from "./host-checkpoints.js";
+export type {
   AgentHostOptions,
   HostAgentOptions,
   SessionChoice,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nameField, nonEmptyTextField, textField, wordField } from "./stored-fields.js";
+import { countField, nameField, nonEmptyTextField, textField, wordField } from "./stored-fields.js";
 
 /** The `custom` entry every approval decision of the terminal app is stored as. */
 export const APPROVAL_CUSTOM_TYPE = "arbor.approval";
@@ -76,6 +76,16 @@ export const checkpointEntryDataSchema = z.looseObject({
   changed: z.array(nameField).max(MAX_CHECKPOINT_PATHS),
   skipped: z.array(checkpointSkippedFileSchema).max(MAX_CHECKPOINT_PATHS).optional(),
   toolCallId: nameField.optional(),
+  /**
+   * Why it was taken: `before_tool` (before a turn's first writing tool, catching hand
+   * edits), `after_tool`, `before_rewind` (the state a rewind left, so it can be undone) or
+   * `rewind` (the files were brought back to `targetEntryId`'s state).
+   */
+  reason: wordField.optional(),
+  /** For a `rewind`: the entry whose files were brought back. */
+  targetEntryId: nameField.optional(),
+  /** How many paths changed when `changed` lists only the first of them. */
+  changedCount: countField.optional(),
 });
 /** The data of a {@link CHECKPOINT_CUSTOM_TYPE} entry. */
 export type CheckpointEntryData = z.infer<typeof checkpointEntryDataSchema>;

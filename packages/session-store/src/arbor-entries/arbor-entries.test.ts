@@ -19,6 +19,8 @@ const samples: { [T in ArborEntryType]: { payload: Record<string, unknown>; requ
       changed: ["src/a.ts", "notes.md"],
       skipped: [{ path: "big.bin", reason: "too_large", bytes: 20_000_000 }],
       toolCallId: "call-1",
+      reason: "after_tool",
+      changedCount: 2,
     },
     required: "snapshotId",
   },

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import type { SkippedFile } from "./checkpoint-schema.js";
 import { gitFailure, nulFields, type ShadowGit } from "./shadow-git.js";
 
+/** Paths whose kind and size are read at once. */
+const STAT_BATCH = 256;
+
 /** The workspace as a tree of the shadow store, and the files left out of it. */
 export interface CapturedTree {
   tree: string;
@@ -27,24 +30,32 @@ export async function captureTree(
   const remove: string[] = [];
   const parents = new ParentCheck(workspace);
   const blocked = new Set<string>();
+  const sortOne = async (path: string) => {
+    const parent = await parents.firstNotFolder(path);
+    if (parent !== undefined) {
+      // A folder became a symlink or a file: its old entries go, and it is listed anew.
+      return { path, parent };
+    }
+    return { path, info: await lstat(join(workspace, path)).catch(() => undefined) };
+  };
   const sort = async (paths: readonly string[]) => {
     // A trailing slash is a nested git repository: left to its own git.
-    for (const path of new Set(paths.filter((listed) => !listed.endsWith("/")))) {
-      const parent = await parents.firstNotFolder(path);
-      if (parent !== undefined) {
-        // A folder became a symlink or a file: its old entries go, and it is listed anew.
-        remove.push(path);
-        blocked.add(parent);
-        continue;
-      }
-      const info = await lstat(join(workspace, path)).catch(() => undefined);
-      if (info?.isFile() && info.size > maxFileBytes) {
-        skipped.push({ path, reason: "too_large", bytes: info.size });
-        remove.push(path); // a file that grew past the limit leaves the index too
-      } else if (info?.isFile() || info?.isSymbolicLink()) {
-        add.push(path);
-      } else {
-        remove.push(path); // gone, or a folder or special file now
+    const unique = [...new Set(paths.filter((listed) => !listed.endsWith("/")))];
+    // Many paths (a first snapshot of a large workspace) are looked at a batch at a time.
+    for (let at = 0; at < unique.length; at += STAT_BATCH) {
+      const looked = await Promise.all(unique.slice(at, at + STAT_BATCH).map(sortOne));
+      for (const { path, parent, info } of looked) {
+        if (parent !== undefined) {
+          remove.push(path);
+          blocked.add(parent);
+        } else if (info?.isFile() && info.size > maxFileBytes) {
+          skipped.push({ path, reason: "too_large", bytes: info.size });
+          remove.push(path); // a file that grew past the limit leaves the index too
+        } else if (info?.isFile() || info?.isSymbolicLink()) {
+          add.push(path);
+        } else {
+          remove.push(path); // gone, or a folder or special file now
+        }
       }
     }
   };

@@ -8,6 +8,8 @@ export type CheckpointErrorCode =
   | "workspace_missing"
   /** The id names no snapshot of this store. */
   | "unknown_snapshot"
+  /** No checkpoint of the session knows the files of the entry asked for. */
+  | "no_checkpoint"
   /** Another process is changing this store right now. */
   | "busy"
   /** A file could not be written or deleted (permissions, a full disk); see `path`. */

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readFile,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { type CapturedTree, captureTree } from "./capture-tree.js";
 import { CheckpointError } from "./checkpoint-error.js";
@@ -52,6 +61,18 @@ export interface CheckpointStore {
    * as it was before the restore, and the message says so) or `busy`
    */
   restore(id: string, options?: { dryRun?: boolean }): Promise<RestoreResult>;
+  /**
+   * Writes a snapshot's files into another folder (a fork's work tree): every file the
+   * snapshot holds is written (never through a symlink), and files of `removable` the
+   * snapshot lacks are deleted. The workspace and its store's index are not touched.
+   * @returns the paths written and deleted
+   * @throws CheckpointError `unknown_snapshot`, `git_failed`
+   */
+  materialize(
+    id: string,
+    target: string,
+    options?: { removable?: readonly string[] },
+  ): Promise<{ written: string[]; deleted: string[] }>;
 }
 
 /** What {@link openCheckpointStore} returns when checkpoints cannot work here. */
@@ -188,6 +209,41 @@ class ShadowCheckpointStore implements CheckpointStore {
 
   restore(id: string, options: { dryRun?: boolean } = {}): Promise<RestoreResult> {
     return this.#serial(() => this.#restore(id, options.dryRun ?? false));
+  }
+
+  materialize(
+    id: string,
+    target: string,
+    options: { removable?: readonly string[] } = {},
+  ): Promise<{ written: string[]; deleted: string[] }> {
+    return this.#serial(async () => {
+      const tree = await this.#treeOf(id);
+      const index = join(this.storeDir, `materialize-${randomBytes(6).toString("hex")}.index`);
+      const git = this.git.withWorkTree(await realpath(target), index);
+      try {
+        await git.ok(["read-tree", tree]);
+        // checkout-index refuses to write below a symlink, as git does in a checkout.
+        await git.ok(["checkout-index", "-a", "-f"]);
+        const written = nulFields(await git.ok(["ls-files", "-z"]));
+        const held = new Set(written);
+        const deleted: string[] = [];
+        const root = await realpath(target);
+        for (const path of options.removable ?? []) {
+          if (held.has(path)) continue;
+          const full = join(root, path);
+          // Never through a symlink: the file's folder must be the real folder it names.
+          const folder = await realpath(dirname(full)).catch(() => undefined);
+          if (folder !== dirname(full)) continue;
+          const info = await lstat(full).catch(() => undefined);
+          if (info === undefined || info.isDirectory()) continue;
+          await unlink(full);
+          deleted.push(path);
+        }
+        return { written, deleted };
+      } finally {
+        await unlink(index).catch(() => undefined);
+      }
+    });
   }
 
   #serial<T>(run: () => Promise<T>): Promise<T> {

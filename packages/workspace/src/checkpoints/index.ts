@@ -27,3 +27,12 @@ export {
   openCheckpointStore,
   type UnavailableCheckpointStore,
 } from "./checkpoint-store.js";
+export {
+  type CheckpointRecord,
+  type CodeRewind,
+  DEFAULT_LISTED_PATHS,
+  DEFAULT_WRITING_TOOLS,
+  type SessionCheckpoints,
+  type SessionCheckpointsOptions,
+  sessionCheckpoints,
+} from "./session-checkpoints.js";

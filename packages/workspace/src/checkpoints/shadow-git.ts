@@ -85,6 +85,11 @@ export class ShadowGit {
     this.#config = configArgs(options);
   }
 
+  /** The same store run against another work tree and index (a fork's folder). */
+  withWorkTree(workTree: string, indexFile: string): ShadowGit {
+    return new ShadowGit({ ...this.#options, workTree, indexFile });
+  }
+
   /**
    * Runs git with `args`, feeding `input` on stdin.
    * @throws CheckpointError `git_unavailable` when git cannot be started
