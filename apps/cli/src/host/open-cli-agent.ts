@@ -18,10 +18,17 @@ import {
   type ApprovalGateOptions,
   createApprovalGate,
   recordApprovalsIn,
+  resolveApprovalMode,
 } from "../approval/index.js";
 import type { CliContext, ModelSelection } from "../cli-context.js";
 import { configuredThinking } from "../config/index.js";
-import { contextPrompt, loadProjectContext, type ProjectContext } from "../context/index.js";
+import {
+  builtInSystemPrompt,
+  contextPrompt,
+  gatherPromptFacts,
+  loadProjectContext,
+  type ProjectContext,
+} from "../context/index.js";
 import { connectCliMcpServers, type McpServerSummary } from "../mcp/index.js";
 import { resolveProjectTrust, trustMessages } from "../trust/index.js";
 import { cliAgentDefinition, cliModels, configuredModels } from "./cli-agent.js";
@@ -79,6 +86,12 @@ export interface CliAgent {
   projectContext: ProjectContext;
   /** The config's MCP servers, connected, with their tools (shown by `/mcp`). */
   mcpServers: readonly McpServerSummary[];
+  /**
+   * The system prompt the model is sent (shown by `/context`): the built-in one (or the
+   * override), the appended text and the project's instructions; undefined for an agent
+   * file's tree, whose agents carry their own.
+   */
+  systemPrompt: string | undefined;
   /** Closes the host, then the MCP servers. */
   close(): Promise<void>;
 }
@@ -120,20 +133,33 @@ export async function openCliAgent(
   const mcp = await connectCliMcpServers(selection.config.mcpServers);
   try {
     const thinking = overrides.thinking ?? configuredThinking(selection.config);
+    const tools = [
+      ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
+      ...gate.wrap(mcp.tools),
+    ];
+    const builtIn =
+      overrides.systemPrompt === undefined && selection.config.systemPrompt === undefined
+        ? builtInSystemPrompt(
+            await gatherPromptFacts({
+              cwd: io.cwd,
+              env: io.env,
+              tools: tools.map((tool) => tool.name),
+              approvalMode: resolveApprovalMode(args.approval, selection.config),
+            }),
+          )
+        : undefined;
+    const agent = agentOf(selection, overrides, projectContext, profile.sessionThinking, builtIn);
     const host = await openCliHost({
       paths,
       session: profile.session,
       ...(profile.store ? { store: profile.store } : {}),
-      agent: agentOf(selection, overrides, projectContext, profile.sessionThinking),
+      agent,
       models:
         profile.sessionThinking && overrides.thinking === undefined
           ? configuredModels(selection.provider)
           : cliModels(selection.provider, () => thinking),
       rules: rules.rules,
-      tools: [
-        ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
-        ...gate.wrap(mcp.tools),
-      ],
+      tools,
       projectRoot: io.cwd,
       extensions,
       ...(profile.ui ? { ui: profile.ui } : {}),
@@ -147,6 +173,7 @@ export async function openCliAgent(
       rules,
       projectContext,
       mcpServers: mcp.summaries,
+      systemPrompt: overrides.agentTree ? undefined : (agent as AgentDefinition).systemPrompt,
       close: async () => {
         try {
           await host.close();
@@ -167,11 +194,12 @@ function agentOf(
   overrides: CliAgentOverrides,
   projectContext: ProjectContext,
   sessionThinking: boolean | undefined,
+  builtIn: string | undefined,
 ): AgentDefinition | AgentNode {
   const base =
     overrides.agentTree?.definition ??
     cliAgentDefinition(selection.provider, selection.config, {
-      systemPrompt: runSystemPrompt(selection.config.systemPrompt, overrides),
+      systemPrompt: runSystemPrompt(selection.config.systemPrompt ?? builtIn, overrides),
       context: contextPrompt(projectContext),
     });
   const configThinking = sessionThinking ? selection.config.thinking : undefined;
@@ -185,7 +213,10 @@ function agentOf(
   return overrides.agentTree ? { ...overrides.agentTree, definition } : definition;
 }
 
-/** The system prompt of a run: the override or the config's, with the appended text. */
+/**
+ * The system prompt of a run: the override, else the configured one (the config's, or the
+ * built-in prompt when the config sets none), with the appended text.
+ */
 export function runSystemPrompt(
   configured: string | undefined,
   overrides: Pick<CliAgentOverrides, "systemPrompt" | "appendSystemPrompt">,
