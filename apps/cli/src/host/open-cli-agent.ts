@@ -8,7 +8,7 @@ import type {
   SessionChoice,
 } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
-import { workspaceTools } from "@arbor/workspace";
+import { type CommandSandbox, probeBubblewrap, workspaceTools } from "@arbor/workspace";
 import {
   loadProjectExtensions,
   loadProjectRules,
@@ -124,7 +124,12 @@ export async function openCliAgent(
     ...(profile.askTrust ? { ask: profile.askTrust } : {}),
   });
   for (const message of trustMessages(trust)) profile.notice(message);
-  const gate = await createApprovalGate(context, selection.config, profile.approvals);
+  const requested = resolveApprovalMode(args.approval, selection.config);
+  const sandbox =
+    requested === "sandbox" ? await commandSandbox(context, selection, profile) : undefined;
+  // Without a working sandbox the mode is unavailable: commands are asked, never run bare.
+  const mode = requested === "sandbox" && !sandbox ? "ask" : requested;
+  const gate = await createApprovalGate(context, selection.config, profile.approvals, mode);
   const extensions = await loadProjectExtensions(io.cwd, paths.home, profile.notice, {
     includeProject: trust.state === "trusted",
   });
@@ -134,7 +139,11 @@ export async function openCliAgent(
   try {
     const thinking = overrides.thinking ?? configuredThinking(selection.config);
     const tools = [
-      ...workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
+      ...workspaceTools(io.cwd, {
+        env: io.env,
+        approve: gate.approve,
+        ...(sandbox ? { sandbox } : {}),
+      }),
       ...gate.wrap(mcp.tools),
     ];
     const builtIn =
@@ -144,7 +153,7 @@ export async function openCliAgent(
               cwd: io.cwd,
               env: io.env,
               tools: tools.map((tool) => tool.name),
-              approvalMode: resolveApprovalMode(args.approval, selection.config),
+              approvalMode: mode,
             }),
           )
         : undefined;
@@ -186,6 +195,28 @@ export async function openCliAgent(
     await mcp.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The bubblewrap sandbox of the `sandbox` approval mode (`ARBOR_BWRAP` names another
+ * `bwrap`), or undefined after one notice saying why it cannot be used.
+ */
+async function commandSandbox(
+  context: CliContext,
+  selection: ModelSelection,
+  profile: Pick<CliAgentProfile, "notice">,
+): Promise<CommandSandbox | undefined> {
+  const probe = await probeBubblewrap(context.io.env.ARBOR_BWRAP || "bwrap");
+  if (!probe.available) {
+    profile.notice(
+      `The sandbox approval mode is unavailable: ${probe.reason}. Commands will be asked for (approval mode ask).`,
+    );
+    return undefined;
+  }
+  return {
+    bwrap: probe.bwrap,
+    ...(selection.config.sandbox?.network ? { allowNetwork: true } : {}),
+  };
 }
 
 /** The agent a profile runs: the agent file's tree, or the config's agent, with the overrides. */
