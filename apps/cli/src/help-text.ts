@@ -34,7 +34,9 @@ Options
       --json              (run) print the result object as JSON
       --approval <mode>   what the model may do without asking: ask (default: file
                           edits and commands need a yes), auto-edit (edits allowed,
-                          commands asked) or yolo (nothing asked); "approval" in the config
+                          commands asked), sandbox (edits allowed, commands run
+                          in bubblewrap without asking; leaving it is asked) or
+                          yolo (nothing asked); "approval" in the config
 Print mode (-p, and arbor run)
   -p, --print             one prompt, then exit (a piped stdin, a pipe or a file, is
                           added to the prompt)
@@ -96,7 +98,7 @@ Options
   -c, --continue          continue the newest session of this directory
   -s, --session <id|path> continue a given session
   --provider, --model     choose the model (see "arbor --help")
-  --approval <mode>       ask (default), auto-edit or yolo. Without a terminal a tool
+  --approval <mode>       ask (default), auto-edit, sandbox or yolo. Without a terminal a tool
                           call that needs a yes fails (the model is told why) instead
                           of waiting; "always" answers are kept in approvals.json
   --trust-project         load the project's .arbor/extensions (skipped, with a note,

@@ -145,6 +145,7 @@ export class AgentSession {
       host.compactionHooks ?? (host.extensions && extensionCompactionHooks(host.extensions));
     this.compaction = new AgentCompaction({
       session: () => this.session,
+      promptLimit: (model) => this.contextGuard.limitFor(model),
       ...(policy.compaction ? { settings: policy.compaction } : {}),
       ...(compactionHooks ? { hooks: compactionHooks } : {}),
       ...(policy.generateTitle !== undefined ? { generateTitle: policy.generateTitle } : {}),

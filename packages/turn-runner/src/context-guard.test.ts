@@ -119,7 +119,7 @@ describe("AgentSession context guard", () => {
     expect(guardEntries(session)).toMatchObject([{ action: "force_final", limit: 2_000 }]);
   });
 
-  it("counts the provider's usage of the last answer", async () => {
+  it("counts the provider's usage of the last answer (compaction off)", async () => {
     const session = await memorySession();
     const model = windowed("small", 3_000, [
       {
@@ -139,6 +139,7 @@ describe("AgentSession context guard", () => {
       session,
       tools: [tool],
       contextGuard: guard,
+      compaction: { enabled: false },
     });
     const { result } = await drain(agent.prompt("Go"));
     expect(result).toMatchObject({ success: true, turns: 2 });
@@ -180,7 +181,7 @@ describe("AgentSession context guard", () => {
     expect(new ToolOutputBudget(100, perCharacter).fit(output).isError).toBe(true);
   });
 
-  it("drops a tool output that would pass the limit and makes the next turn final", async () => {
+  it("drops a tool output that would pass the limit and, with compaction off, makes the next turn final", async () => {
     const session = await memorySession();
     const model = windowed("small", 3_000, [
       {
@@ -202,6 +203,7 @@ describe("AgentSession context guard", () => {
       session,
       tools: [dump],
       contextGuard: guard,
+      compaction: { enabled: false },
     });
 
     const { events, result } = await drain(agent.prompt("Dump both"));

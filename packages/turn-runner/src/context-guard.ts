@@ -79,7 +79,7 @@ export class ToolOutputBudget {
     this.dropped = true;
     const text =
       `Output dropped: about ${tokens} tokens do not fit in the ${this.remaining} tokens of ` +
-      "context left. No more tool calls; finish with what you already have.";
+      "context left. Ask for less (a narrower range, a filter, a head of the output), or finish with what you already have.";
     return { ...outcome, content: [{ type: "text", text }], isError: true };
   }
 }

@@ -228,7 +228,9 @@ function retryPolicy(run: RunContext): RetryPolicy {
 }
 
 /**
- * Compacts before a request when the context passed the threshold.
+ * Compacts before a request when the estimated prompt passed the compaction threshold,
+ * which lies below the guard's limit: the guard's forced final turn is the last resort
+ * when compaction is off, finds nothing to cut or cannot free enough.
  * @returns whether a compaction was tried (at most once per turn)
  */
 async function compactIfNeeded(
@@ -237,11 +239,18 @@ async function compactIfNeeded(
   target: ModelTarget,
 ): Promise<boolean> {
   const { state } = run;
-  if (!run.compaction.needsCompaction(target.model)) return false;
+  // A dropped tool output asks for room too: compacting may give the next call its space.
+  const exhausted = state.contextExhausted && run.compaction.settings.enabled;
+  if (!exhausted && !run.compaction.needsCompaction(target.model, promptEstimate(run))) {
+    return false;
+  }
   const outcome = await run.compaction.compact(target.model, "threshold", {
     signal: state.signal,
   });
   if (outcome.status === "compacted") {
+    // The dropped tool output that exhausted the context is in the summary now: the run
+    // goes on with its tools unless the guard still finds the prompt over the limit.
+    state.contextExhausted = false;
     await accountCall(run, target, outcome.usage, {
       kind: "compaction",
       turnIndex,

@@ -1,5 +1,5 @@
 import type { AgentTool } from "@arbor/turn-runner";
-import type { SearchEngine } from "./operations/index.js";
+import type { CommandSandbox, SearchEngine } from "./operations/index.js";
 import {
   type ApproveToolCall,
   bashTool,
@@ -29,6 +29,8 @@ export interface WorkspaceToolsOptions {
   ripgrep?: SearchEngine["ripgrep"];
   /** Milliseconds between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
+  /** Runs `bash` commands in bubblewrap (found with `probeBubblewrap`). */
+  sandbox?: CommandSandbox;
 }
 
 /**
@@ -46,6 +48,7 @@ export function workspaceTools(root: string, options: WorkspaceToolsOptions = {}
     bashTool(root, {
       env: commandEnvironment(options.env ?? {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     }),
     grepTool(root, WORKSPACE_TOOL_TIMEOUT_MS, engine),
     findTool(root, WORKSPACE_TOOL_TIMEOUT_MS, engine),

@@ -38,10 +38,20 @@ describe("approvalVerdict", () => {
     ["auto-edit", "write", "allow"],
     ["auto-edit", "edit", "allow"],
     ["auto-edit", "bash", "ask"],
+    ["sandbox", "write", "allow"],
+    ["sandbox", "edit", "allow"],
+    ["sandbox", "bash", "allow"],
+    ["sandbox", "some_mcp_tool", "ask"],
     ["yolo", "bash", "allow"],
     ["yolo", "write", "allow"],
   ])("%s mode, %s: %s", (mode, tool, decision) => {
     expect(approvalVerdict(mode, { tool, args: { command: "ls" } }, []).decision).toBe(decision);
+  });
+
+  it("sandbox mode asks for a command that asks to leave the sandbox", () => {
+    const args = { command: "curl https://example.com", outside_sandbox: true };
+    expect(approvalVerdict("sandbox", { tool: "bash", args }, []).decision).toBe("ask");
+    expect(approvalVerdict("auto-edit", { tool: "bash", args }, []).decision).toBe("ask");
   });
 
   it("a prefix rule never covers a command that chains, substitutes or redirects", () => {

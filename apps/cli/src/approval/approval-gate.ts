@@ -53,13 +53,11 @@ export function describeCall(
   const text = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : "");
   if (tool === "bash") {
     const cwd = text("cwd");
-    return {
-      tool,
-      toolCallId,
-      args,
-      subject: text("command"),
-      detail: cwd ? `in ${cwd}` : "",
-    };
+    const where = [
+      ...(cwd ? [`in ${cwd}`] : []),
+      ...(args.outside_sandbox === true ? ["outside the sandbox (network, files elsewhere)"] : []),
+    ];
+    return { tool, toolCallId, args, subject: text("command"), detail: where.join(", ") };
   }
   if (tool === "write") {
     const content = text("content");

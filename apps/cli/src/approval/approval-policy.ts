@@ -38,8 +38,9 @@ export function ruleAllows(
 
 /**
  * Decides whether a tool call runs without asking: read-only tools always; `write` and
- * `edit` in `auto-edit` and `yolo`; everything in `yolo`; otherwise when a remembered rule
- * of the project covers it.
+ * `edit` in `auto-edit`, `sandbox` and `yolo`; `bash` in `sandbox` unless the call asks to
+ * run outside the sandbox; everything in `yolo`; otherwise when a remembered rule of the
+ * project covers it.
  */
 export function approvalVerdict(
   mode: ApprovalMode,
@@ -48,7 +49,10 @@ export function approvalVerdict(
 ): PolicyVerdict {
   if (READ_ONLY_TOOLS.has(request.tool)) return { decision: "allow", by: "mode" };
   if (mode === "yolo") return { decision: "allow", by: "mode" };
-  if (mode === "auto-edit" && EDIT_TOOLS.has(request.tool))
+  if ((mode === "auto-edit" || mode === "sandbox") && EDIT_TOOLS.has(request.tool))
+    return { decision: "allow", by: "mode" };
+  // The bash tool runs in bubblewrap in this mode; a call asking to leave it is asked.
+  if (mode === "sandbox" && request.tool === "bash" && request.args.outside_sandbox !== true)
     return { decision: "allow", by: "mode" };
   if (rules.some((rule) => ruleAllows(rule, request))) return { decision: "allow", by: "rule" };
   return { decision: "ask" };

@@ -15,9 +15,11 @@ export {
 
 /**
  * How much the model may do without asking: `ask` (default; writes and commands need a
- * yes), `auto-edit` (file edits allowed, commands asked), `yolo` (nothing asked).
+ * yes), `auto-edit` (file edits allowed, commands asked), `sandbox` (file edits allowed,
+ * commands run in bubblewrap without asking, a command that asks to leave it is asked),
+ * `yolo` (nothing asked).
  */
-export const approvalModeSchema = z.enum(["ask", "auto-edit", "yolo"]);
+export const approvalModeSchema = z.enum(["ask", "auto-edit", "sandbox", "yolo"]);
 /** An approval mode. */
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 

@@ -24,7 +24,7 @@ export function resolveApprovalMode(flag: string | undefined, config: ArborConfi
   const parsed = approvalModeSchema.safeParse(flag);
   if (!parsed.success) {
     throw new CliError(`--approval ${JSON.stringify(flag)} is not an approval mode.`, {
-      hint: "Use --approval ask (default: edits and commands are asked), auto-edit (edits allowed, commands asked) or yolo (nothing asked).",
+      hint: "Use --approval ask (default: edits and commands are asked), auto-edit (edits allowed, commands asked), sandbox (edits allowed, commands run in bubblewrap without asking) or yolo (nothing asked).",
       exitCode: 2,
     });
   }
@@ -76,8 +76,8 @@ export async function createApprovalGate(
   context: CliContext,
   config: ArborConfig,
   asking: Pick<ApprovalGateOptions, "ask" | "onDenied">,
+  mode: ApprovalMode = resolveApprovalMode(context.args.approval, config),
 ): Promise<ApprovalGate> {
-  const mode = resolveApprovalMode(context.args.approval, config);
   const approvalFile = approvalFilePath(context.paths.arborDir);
   try {
     await readApprovalFile(approvalFile);

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import { runCli } from "./cli-run.test-util.js";
+import { counted } from "./import-summary.js";
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -156,7 +157,7 @@ describe("arbor import", () => {
     expect(result.stdout).toContain(
       "3 sessions (3 new, 0 updated, 0 unchanged, 0 left as they were)",
     );
-    expect(result.stdout).toContain("1 lines kept raw, 1 files skipped");
+    expect(result.stdout).toContain("1 line kept raw, 1 file skipped");
 
     const listed = await runCli(["sessions", "list", "--json"], { cwd: project, env });
     const sessions = JSON.parse(listed.stdout) as { id: string; parentSession?: string }[];
@@ -252,5 +253,15 @@ describe("arbor import", () => {
     expect(bars.at(-1)).toContain(`\r\u001b[2K[${"#".repeat(24)}]`);
     expect(err.at(-1)).toBe("\r\u001b[2K");
     expect(out.join("")).toContain("2 sessions (2 new");
+  });
+});
+
+describe("import summary counts", () => {
+  it("puts each noun in the right number: 1 session, 2 sessions, 1 entry", () => {
+    expect(counted(1, "session")).toBe("1 session");
+    expect(counted(2, "session")).toBe("2 sessions");
+    expect(counted(0, "file")).toBe("0 files");
+    expect(counted(1, "entry", "entries")).toBe("1 entry");
+    expect(counted(3, "entry", "entries")).toBe("3 entries");
   });
 });

@@ -51,7 +51,12 @@ export function formatImportSummary(summary: ImportSummary, dryRun: boolean): st
     );
   }
   parts.push(
-    `${summary.sessions.length} sessions (${count("created")} new, ${count("updated")} updated, ${count("unchanged")} unchanged, ${count("diverged")} left as they were), ${entries} entries, ${raw} lines kept raw, ${summary.skipped.length} files skipped${dryRun ? "; dry run: nothing was written" : ""}`,
+    `${counted(summary.sessions.length, "session")} (${count("created")} new, ${count("updated")} updated, ${count("unchanged")} unchanged, ${count("diverged")} left as they were), ${counted(entries, "entry", "entries")}, ${counted(raw, "line")} kept raw, ${counted(summary.skipped.length, "file")} skipped${dryRun ? "; dry run: nothing was written" : ""}`,
   );
   return `${parts.join("\n\n")}\n`;
+}
+
+/** `1 session`, `2 sessions`: a count with its noun in the right number. */
+export function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

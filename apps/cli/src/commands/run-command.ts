@@ -3,7 +3,7 @@ import { guardExtensionFailures } from "@arbor/orchestration";
 import { type CliContext, selectModel } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import type { CliAgent } from "../host/index.js";
-import { UnpricedModels } from "../output/index.js";
+import { contextNoticeFor, UnpricedModels } from "../output/index.js";
 import { lastAssistantText } from "../session-text.js";
 import { onTerminationSignal, signalExitCode, type TerminationSignal } from "../signals/index.js";
 import { openRunHost } from "./open-run-host.js";
@@ -31,7 +31,8 @@ export function noticeFor(event: RunEvent): string | undefined {
     const wait = event.delayMs > 0 ? `, retrying in ${Math.round(event.delayMs / 100) / 10} s` : "";
     return `[${event.target.provider}/${event.target.model}: ${event.kind}: ${event.message}${wait}]`;
   }
-  return undefined;
+  const context = contextNoticeFor(event);
+  return context ? `[${context.text}]` : undefined;
 }
 
 /**

@@ -107,37 +107,45 @@ describe("arbor run on the agent host", () => {
     const after = await readFile(file, "utf8");
     expect(after.startsWith(before)).toBe(true);
     const added = lines(after.slice(before.length));
-    expect(added.map((entry) => (entry.message as { role?: string } | undefined)?.role)).toEqual([
-      "user",
-      "assistant",
-    ]);
+    // The built-in system prompt of this run is recorded before the prompt.
+    expect(
+      added.map((entry) => entry.customType ?? (entry.message as { role?: string }).role),
+    ).toEqual(["arbor.system-prompt", "user", "assistant"]);
     // The user's conversation continued: the previous answer was sent with the new prompt.
     const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
       messages: { role: string }[];
     };
-    expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(body.messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "user",
+    ]);
     // No second session was made anywhere in Arbor's folder.
     expect((await allSessionFiles()).filter((path) => path !== file)).toEqual([]);
   });
 
   it.each([
-    { systemPrompt: undefined, sent: [] },
+    { systemPrompt: undefined, sent: [expect.stringMatching(/^You are Arbor, a coding agent/)] },
     { systemPrompt: "", sent: [] },
     { systemPrompt: "Be terse.", sent: ["Be terse."] },
-  ])("sends the system prompt only when the config has one ($systemPrompt)", async (row) => {
-    await writeConfig({
-      autoTitle: false,
-      ...(row.systemPrompt !== undefined ? { systemPrompt: row.systemPrompt } : {}),
-    });
-    server.script("fine");
-    const { code } = await runCli(["run", "hello"], { cwd: project, env });
-    expect(code).toBe(0);
-    const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
-      messages: { role: string; content: unknown }[];
-    };
-    const system = body.messages.filter((message) => message.role === "system");
-    expect(system.map((message) => message.content)).toEqual(row.sent);
-  });
+  ])(
+    "sends the built-in system prompt, the config's, or none for an empty one ($systemPrompt)",
+    async (row) => {
+      await writeConfig({
+        autoTitle: false,
+        ...(row.systemPrompt !== undefined ? { systemPrompt: row.systemPrompt } : {}),
+      });
+      server.script("fine");
+      const { code } = await runCli(["run", "hello"], { cwd: project, env });
+      expect(code).toBe(0);
+      const body = server.requests.filter((r) => r.method === "POST")[0]?.body as {
+        messages: { role: string; content: unknown }[];
+      };
+      const system = body.messages.filter((message) => message.role === "system");
+      expect(system.map((message) => message.content)).toEqual(row.sent);
+    },
+  );
 
   it.each([
     { config: "low", stored: "high", sent: "low" },

@@ -60,11 +60,13 @@ export const arborConfigSchema = z.strictObject({
       keepRecentTokens: z.number().int().positive().optional(),
     })
     .optional(),
+  /** The bash sandbox of the `sandbox` approval mode: whether commands get the network. */
+  sandbox: z.strictObject({ network: z.boolean().optional() }).optional(),
   /** Ask the model for a session title after the first exchange. Default true. */
   autoTitle: z.boolean().optional(),
   /** A system prompt sent with every request. */
   systemPrompt: z.string().optional(),
-  /** What the model may do without asking (`ask`, `auto-edit`, `yolo`); `--approval` wins. */
+  /** What the model may do without asking (`ask`, `auto-edit`, `sandbox`, `yolo`); `--approval` wins. */
   approval: approvalModeSchema.optional(),
   /**
    * MCP servers whose tools the model may use (behind the approvals like any tool): stdio

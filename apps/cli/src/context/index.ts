@@ -9,3 +9,10 @@ export {
   MAX_CONTEXT_FILE_BYTES,
   type ProjectContext,
 } from "./project-context.js";
+export {
+  builtInSystemPrompt,
+  type GitFacts,
+  gatherPromptFacts,
+  gitFacts,
+  type PromptFacts,
+} from "./system-prompt.js";

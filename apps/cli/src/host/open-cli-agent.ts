@@ -9,7 +9,7 @@ import type {
   SessionChoice,
 } from "@arbor/orchestration";
 import type { SessionStore } from "@arbor/session-store";
-import { workspaceTools } from "@arbor/workspace";
+import { type CommandSandbox, probeBubblewrap, workspaceTools } from "@arbor/workspace";
 import {
   loadProjectExtensions,
   loadProjectRules,
@@ -20,11 +20,18 @@ import {
   type ApprovalGateOptions,
   createApprovalGate,
   recordApprovalsIn,
+  resolveApprovalMode,
 } from "../approval/index.js";
 import { openCliCheckpoints } from "../checkpoints/cli-checkpoints.js";
 import type { CliContext, ModelSelection } from "../cli-context.js";
 import { configuredThinking } from "../config/index.js";
-import { contextPrompt, loadProjectContext, type ProjectContext } from "../context/index.js";
+import {
+  builtInSystemPrompt,
+  contextPrompt,
+  gatherPromptFacts,
+  loadProjectContext,
+  type ProjectContext,
+} from "../context/index.js";
 import { connectCliMcpServers, type McpServerSummary } from "../mcp/index.js";
 import { resolveProjectTrust, trustMessages } from "../trust/index.js";
 import { cliAgentDefinition, cliModels, configuredModels } from "./cli-agent.js";
@@ -89,6 +96,12 @@ export interface CliAgent {
   mcpServers: readonly McpServerSummary[];
   /** The approvals the tools ask (`arbor acp` switches their mode). */
   approvals: ApprovalGate;
+  /**
+   * The system prompt the model is sent (shown by `/context`): the built-in one (or the
+   * override), the appended text and the project's instructions; undefined for an agent
+   * file's tree, whose agents carry their own.
+   */
+  systemPrompt: string | undefined;
   /** Closes the host, then the MCP servers. */
   close(): Promise<void>;
 }
@@ -121,7 +134,12 @@ export async function openCliAgent(
     ...(profile.askTrust ? { ask: profile.askTrust } : {}),
   });
   for (const message of trustMessages(trust)) profile.notice(message);
-  const gate = await createApprovalGate(context, selection.config, profile.approvals);
+  const requested = resolveApprovalMode(args.approval, selection.config);
+  const sandbox =
+    requested === "sandbox" ? await commandSandbox(context, selection, profile) : undefined;
+  // Without a working sandbox the mode is unavailable: commands are asked, never run bare.
+  const mode = requested === "sandbox" && !sandbox ? "ask" : requested;
+  const gate = await createApprovalGate(context, selection.config, profile.approvals, mode);
   const extensions = await loadProjectExtensions(io.cwd, paths.home, profile.notice, {
     includeProject: trust.state === "trusted",
   });
@@ -134,23 +152,40 @@ export async function openCliAgent(
     : await openCliCheckpoints(paths, io.cwd, io.env, profile.notice);
   try {
     const thinking = overrides.thinking ?? configuredThinking(selection.config);
+    const tools = [
+      ...withOverrides(
+        workspaceTools(io.cwd, {
+          env: io.env,
+          approve: gate.approve,
+          ...(sandbox ? { sandbox } : {}),
+        }),
+        gate.wrap(profile.toolOverrides ?? []),
+      ),
+      ...gate.wrap(mcp.tools),
+    ];
+    const builtIn =
+      overrides.systemPrompt === undefined && selection.config.systemPrompt === undefined
+        ? builtInSystemPrompt(
+            await gatherPromptFacts({
+              cwd: io.cwd,
+              env: io.env,
+              tools: tools.map((tool) => tool.name),
+              approvalMode: mode,
+            }),
+          )
+        : undefined;
+    const agent = agentOf(selection, overrides, projectContext, profile.sessionThinking, builtIn);
     const host = await openCliHost({
       paths,
       session: profile.session,
       ...(profile.store ? { store: profile.store } : {}),
-      agent: agentOf(selection, overrides, projectContext, profile.sessionThinking),
+      agent,
       models:
         profile.sessionThinking && overrides.thinking === undefined
           ? configuredModels(selection.provider)
           : cliModels(selection.provider, () => thinking),
       rules: rules.rules,
-      tools: [
-        ...withOverrides(
-          workspaceTools(io.cwd, { env: io.env, approve: gate.approve }),
-          gate.wrap(profile.toolOverrides ?? []),
-        ),
-        ...gate.wrap(mcp.tools),
-      ],
+      tools,
       projectRoot: io.cwd,
       extensions,
       ...(profile.ui ? { ui: profile.ui } : {}),
@@ -166,6 +201,7 @@ export async function openCliAgent(
       projectContext,
       mcpServers: mcp.summaries,
       approvals: gate,
+      systemPrompt: overrides.agentTree ? undefined : (agent as AgentDefinition).systemPrompt,
       close: async () => {
         try {
           await host.close();
@@ -186,17 +222,40 @@ function withOverrides(tools: AgentTool[], overrides: readonly AgentTool[]): Age
   return tools.map((tool) => byName.get(tool.name) ?? tool);
 }
 
+/**
+ * The bubblewrap sandbox of the `sandbox` approval mode (`ARBOR_BWRAP` names another
+ * `bwrap`), or undefined after one notice saying why it cannot be used.
+ */
+async function commandSandbox(
+  context: CliContext,
+  selection: ModelSelection,
+  profile: Pick<CliAgentProfile, "notice">,
+): Promise<CommandSandbox | undefined> {
+  const probe = await probeBubblewrap(context.io.env.ARBOR_BWRAP || "bwrap");
+  if (!probe.available) {
+    profile.notice(
+      `The sandbox approval mode is unavailable: ${probe.reason}. Commands will be asked for (approval mode ask).`,
+    );
+    return undefined;
+  }
+  return {
+    bwrap: probe.bwrap,
+    ...(selection.config.sandbox?.network ? { allowNetwork: true } : {}),
+  };
+}
+
 /** The agent a profile runs: the agent file's tree, or the config's agent, with the overrides. */
 function agentOf(
   selection: ModelSelection,
   overrides: CliAgentOverrides,
   projectContext: ProjectContext,
   sessionThinking: boolean | undefined,
+  builtIn: string | undefined,
 ): AgentDefinition | AgentNode {
   const base =
     overrides.agentTree?.definition ??
     cliAgentDefinition(selection.provider, selection.config, {
-      systemPrompt: runSystemPrompt(selection.config.systemPrompt, overrides),
+      systemPrompt: runSystemPrompt(selection.config.systemPrompt ?? builtIn, overrides),
       context: contextPrompt(projectContext),
     });
   const configThinking = sessionThinking ? selection.config.thinking : undefined;
@@ -210,7 +269,10 @@ function agentOf(
   return overrides.agentTree ? { ...overrides.agentTree, definition } : definition;
 }
 
-/** The system prompt of a run: the override or the config's, with the appended text. */
+/**
+ * The system prompt of a run: the override, else the configured one (the config's, or the
+ * built-in prompt when the config sets none), with the appended text.
+ */
 export function runSystemPrompt(
   configured: string | undefined,
   overrides: Pick<CliAgentOverrides, "systemPrompt" | "appendSystemPrompt">,

@@ -173,9 +173,8 @@ describe("the interactive app on an agent file", () => {
     await type("go");
     await vi.waitFor(() => expect(frame()).toContain("done"), { timeout: 10_000 });
     await type("/tree");
-    await vi.waitFor(() => expect(frame()).toContain("Session tree"));
-    // The tree listens for keys once its effects ran, a moment after it is drawn.
-    await tick();
+    // The key hints show once the tree listens for keys.
+    await vi.waitFor(() => expect(frame()).toContain("Esc close"));
     app.stdin.write("sub-agent");
     await tick();
     app.stdin.write("\r");
@@ -186,7 +185,7 @@ describe("the interactive app on an agent file", () => {
     app.stdin.write(ESC);
     await vi.waitFor(() => expect(frame()).not.toContain("Child session"));
     // Back in /tree, on the line the child was opened from.
-    expect(frame()).toMatch(/3\/5 · [\s\S]*Enter open the child/);
+    await vi.waitFor(() => expect(frame()).toMatch(/3\/5 · [\s\S]*Enter open the child/));
     app.stdin.write(ESC);
     await vi.waitFor(() => expect(frame()).not.toContain("Session tree"));
   });

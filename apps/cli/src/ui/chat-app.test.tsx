@@ -219,7 +219,7 @@ describe("ChatApp", () => {
       .getBranch()
       .find((entry) => JSON.stringify(entry).includes("answer one"));
     await send("/tree");
-    await waitForFrame("Session tree");
+    await waitForFrame("Esc close");
     app.stdin.write("answer one");
     await waitForFrame("search: answer one");
     app.stdin.write("\r");
@@ -262,6 +262,7 @@ describe("ChatApp", () => {
     };
     listed.push(info);
     await send("/sessions");
+    await waitForFrame("Esc close");
     await waitForFrame("An older talk");
     app.stdin.write("\r");
     await waitForFrame("you › an older talk");
@@ -278,7 +279,7 @@ describe("ChatApp", () => {
       .getBranch()
       .find((entry) => JSON.stringify(entry).includes("answer one"));
     await send("/tree");
-    await waitForFrame("Session tree");
+    await waitForFrame("Esc close");
     app.stdin.write("question two");
     await waitForFrame("search: question two");
     app.stdin.write("\r");

@@ -47,6 +47,8 @@ export interface ChatControllerOptions {
   rules: ProjectRules;
   /** The instructions files given to the model (shown by `/context`). */
   projectContext?: ProjectContext;
+  /** The whole system prompt the model is sent (shown by `/context`). */
+  systemPrompt?: string | undefined;
   /** Builds the model a `/model` argument names (`id` or `provider/id`). */
   selectModel: (spec: string) => Model;
   /** The MCP servers connected, with their tools (shown by `/mcp`). Default: none. */
@@ -125,6 +127,11 @@ export class ChatController {
   /** The instructions files given to the model (none when the app was not given any). */
   get projectContext(): ProjectContext {
     return this.options.projectContext ?? { files: [], repositoryRoot: undefined, problems: [] };
+  }
+
+  /** The whole system prompt the model is sent, when the app knows it. */
+  get systemPrompt(): string | undefined {
+    return this.options.systemPrompt;
   }
 
   /** The MCP servers connected, with their tools. */

@@ -99,10 +99,11 @@ describe("the interactive app shows hostile session text as escapes", () => {
     await send("hi");
     await waitFor("streamed \\x1b]52");
     await send("/tree");
-    await waitFor("Session tree");
+    await waitFor("Esc close");
     app.stdin.write("\u001b");
     await tick();
     await send("/sessions");
+    await waitFor("Esc close");
     await waitFor("picker \\x1b]52");
     app.stdin.write("\u001b");
     await tick();

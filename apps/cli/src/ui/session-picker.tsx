@@ -1,6 +1,6 @@
 import type { SessionInfo } from "@arbor/session-store";
 import { Box, Text, useInput } from "ink";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { terminalSafe } from "../output/index.js";
 import { shortIds } from "../short-ids.js";
 
@@ -82,6 +82,9 @@ export function SessionPicker({
     }
     repaint((n) => n + 1);
   });
+  // The key hints appear once the keys reach this picker (see TreeView).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const { query, cursor } = state.current;
   const first = Math.max(0, Math.min(cursor - Math.floor(height / 2), shown.length - height));
   const rows = shown.slice(first, first + height);
@@ -100,10 +103,12 @@ export function SessionPicker({
           {`${session.path === currentPath ? "▶" : " "} ${terminalSafe(short.get(session.id) ?? session.id).padEnd(idWidth)}  ${formatDate(session.modified)}  ${String(session.messageCount).padStart(3)} msgs  ${terminalSafe(session.title ?? "(untitled)")}`}
         </Text>
       ))}
-      <Text dimColor>
-        {shown.length > 0 ? `${cursor + 1}/${shown.length} · ` : ""}type to search · ↑↓ move · Enter
-        resume · Esc close
-      </Text>
+      {ready ? (
+        <Text dimColor>
+          {shown.length > 0 ? `${cursor + 1}/${shown.length} · ` : ""}type to search · ↑↓ move ·
+          Enter resume · Esc close
+        </Text>
+      ) : null}
     </Box>
   );
 }

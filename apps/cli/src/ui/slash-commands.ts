@@ -158,7 +158,7 @@ export async function runSlashCommand(
         controller.notify(mcpSummaryText(controller.mcpServers));
         return {};
       case "context":
-        controller.notify(contextSummary(controller.projectContext, cwd));
+        controller.notify(contextText(controller, cwd));
         return {};
       case "title":
         if (args) {
@@ -265,4 +265,18 @@ async function runExtensionCommand(
     controller.reload();
   }
   return {};
+}
+
+/** What `/context` shows: the whole system prompt sent, then the instruction files (last, in view). */
+function contextText(controller: ChatController, cwd: string): string {
+  const files = contextSummary(controller.projectContext, cwd);
+  const prompt = controller.systemPrompt;
+  return prompt === undefined
+    ? `${files}
+
+No system prompt: the agent file's agents carry their own.`
+    : `${files}
+
+The system prompt sent with every request:
+${prompt}`;
 }

@@ -120,6 +120,7 @@ export async function startInteractive(context: CliContext): Promise<number> {
     host,
     rules,
     projectContext,
+    systemPrompt: agent.systemPrompt,
     selectModel: modelFor,
     listModels: () => configuredModelList(selection.config, io.env),
     mcpServers: agent.mcpServers,

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "@arbor/orchestration";
+import { contextNoticeFor } from "../output/index.js";
 import { nextItemId, ruleNotice, type TranscriptItem } from "./transcript.js";
 
 type AssistantItem = Extract<TranscriptItem, { kind: "assistant" }>;
@@ -146,19 +147,7 @@ function applyNewerEvent(
   items: readonly TranscriptItem[],
   event: AgentEvent,
 ): readonly TranscriptItem[] {
-  const other = event as { type: string; status?: string; tokensBefore?: number; message?: string };
-  if (other.type === "compaction" && other.status === "compacted") {
-    const tokens = other.tokensBefore ?? "?";
-    return withNotice(
-      items,
-      notice(`Compacted ${tokens} tokens of earlier conversation into a summary.`, "info"),
-    );
-  }
-  if (other.type === "compaction" && other.status === "failed") {
-    return withNotice(
-      items,
-      notice(`Compaction failed: ${other.message ?? "unknown error"}`, "warning"),
-    );
-  }
+  const context = contextNoticeFor(event);
+  if (context) return withNotice(items, notice(context.text, context.level));
   return items;
 }

@@ -106,7 +106,7 @@ describe("TreeView filters and labels", () => {
     await vi.waitFor(() => expect(frame()).toContain("answer one"));
     const leaf = host.session.getLeafId() as string;
     await send("/tree");
-    await vi.waitFor(() => expect(frame()).toContain("Session tree"));
+    await vi.waitFor(() => expect(frame()).toContain("Esc close"));
     app.stdin.write(CTRL_L);
     await vi.waitFor(() => expect(frame()).toContain("label of"));
     app.stdin.write("good answer");

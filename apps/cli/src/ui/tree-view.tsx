@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useReducer, useRef } from "react";
+import { useEffect, useReducer, useRef, useState } from "react";
 import { terminalSafe } from "../output/index.js";
 import type { TreeLine } from "../tree-lines.js";
 import { filterTreeLines, nextTreeFilter, type TreeFilter } from "./tree-filters.js";
@@ -147,6 +147,10 @@ export function TreeView({
       if (rest.length > 0) enter(filterTreeLines(lines, query + typed, filter)[0]);
     }
   });
+  // The key hints appear once the keys reach this view (its input handler is attached in
+  // an effect): what waits for them (a user, a test) never types into the prompt behind.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const { query, filter, chosen, labeling } = nav.current;
   const shown = visible();
@@ -191,13 +195,15 @@ export function TreeView({
           <Text inverse> </Text>
         </Text>
       ) : null}
-      <Text dimColor>
-        {labeling
-          ? "Enter: save the label (empty clears it) · Esc: back"
-          : chosen
-            ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left${onRewind ? " · f: go and bring the files back · c: the files only" : ""} · Esc: back`
-            : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}${shown[index]?.child && onOpenChild ? "Enter open the child session" : "Enter choose"} · Esc close`}
-      </Text>
+      {ready ? (
+        <Text dimColor>
+          {labeling
+            ? "Enter: save the label (empty clears it) · Esc: back"
+            : chosen
+              ? `Go to ${terminalSafe(chosen.id)}? Enter: go · s: go and summarize the branch left${onRewind ? " · f: go and bring the files back · c: the files only" : ""} · Esc: back`
+              : `${shown.length > 0 ? `${index + 1}/${shown.length} · ` : ""}↑↓ move · type to search · Tab filter (${filter}) · ${onLabel ? "Ctrl+L label · " : ""}${shown[index]?.child && onOpenChild ? "Enter open the child session" : "Enter choose"} · Esc close`}
+        </Text>
+      ) : null}
     </Box>
   );
 }

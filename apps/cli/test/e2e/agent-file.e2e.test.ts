@@ -153,7 +153,7 @@ describe("arbor --agent in a real terminal", () => {
 
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Session tree");
+    await terminal.waitFor("Esc close");
     terminal.type("routed");
     const tree = await terminal.waitFor("search: routed");
     expect(tree).toMatch(/child: ↪ routed to front-desk:tech ✓ succeeded/);
@@ -194,7 +194,7 @@ describe("arbor --agent in a real terminal", () => {
     expect(resumed).toContain("agent front-desk.md");
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Session tree");
+    await terminal.waitFor("Esc close");
     terminal.type("routed");
     await terminal.waitFor(
       (s) => s.includes("search: routed") && s.includes("[session file missing]"),
@@ -247,7 +247,7 @@ describe("arbor --agent in a real terminal", () => {
     expect(screen).toContain("2 child run(s) of an agent file stopped with arbor");
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Session tree");
+    await terminal.waitFor("Esc close");
     terminal.type("routed");
     await terminal.waitFor("search: routed");
     terminal.press("Enter");

@@ -124,7 +124,7 @@ describe("arbor in a real terminal", () => {
     await ask(terminal, "second question", "answer two");
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Session tree");
+    await terminal.waitFor("Esc close");
     terminal.type("answer one");
     await terminal.waitFor(/search: answer one/);
     terminal.press("Enter");

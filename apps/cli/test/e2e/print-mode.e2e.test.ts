@@ -114,7 +114,9 @@ describe("print mode", () => {
     }
   });
 
-  it("takes --system-prompt, --append-system-prompt, --thinking, --max-turns, -m provider/model and --no-session", async () => {
+  it("takes --system-prompt, --append-system-prompt, --thinking, --max-turns, -m provider/model and --no-session", {
+    timeout: 180_000,
+  }, async () => {
     // No title requests: the newest request is the prompt's.
     await sandbox.writeConfig(
       JSON.stringify({ systemPrompt: "From the config.", autoTitle: false }),

@@ -50,17 +50,22 @@ describe("project context", () => {
     for (const text of order) expect(system).toContain(text);
   });
 
-  it("lists the files in /context", async () => {
+  it("lists the files in /context", { timeout: 90_000 }, async () => {
     const terminal = TmuxTerminal.start({
       cwd: join(sandbox.project, "web"),
       env: sandbox.env(server.openaiBaseURL),
       args: [],
+      height: 80,
     });
     terminals.push(terminal);
-    await terminal.waitFor("/help for commands");
+    await terminal.waitFor("/help for commands", 30_000);
     terminal.type("/context");
     terminal.press("Enter");
-    const screen = await terminal.waitFor("CLAUDE.md");
+    // The files are listed after the whole system prompt.
+    const screen = await terminal.waitFor(
+      (text) => text.includes("../AGENTS.md") && /CLAUDE\.md\s+\d+ bytes/.test(text),
+      30_000,
+    );
     expect(screen).toContain(join(sandbox.home, ".arbor", "AGENTS.md"));
     expect(screen).toContain("../AGENTS.md");
   });

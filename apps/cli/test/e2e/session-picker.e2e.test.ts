@@ -61,7 +61,7 @@ describe("arbor -r", () => {
   it("lists the sessions with short ids, dates and message counts; typing searches; Enter resumes", async () => {
     const sessions = await threeSessions();
     const terminal = startArbor(["-r"]);
-    const screen = await terminal.waitFor("Resume a session of this directory", 20_000);
+    const screen = await terminal.waitFor("Esc close", 20_000);
     for (const { id } of sessions) {
       // Time-ordered ids share their start: each is shown as its shortest unique prefix.
       expect(screen).toContain(id.slice(0, 8));
@@ -92,7 +92,7 @@ describe("arbor -r", () => {
   it("Esc leaves without starting a session; a search that matches nothing says so", async () => {
     await threeSessions();
     const terminal = startArbor(["-r"]);
-    await terminal.waitFor("Resume a session of this directory", 20_000);
+    await terminal.waitFor("Esc close", 20_000);
     terminal.type("durian");
     await terminal.waitFor("no session matches");
     terminal.press("Escape");

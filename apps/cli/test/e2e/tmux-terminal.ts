@@ -130,7 +130,7 @@ export class TmuxTerminal {
    */
   async waitFor(
     expected: string | RegExp | ((screen: string) => boolean),
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
   ): Promise<string> {
     const matches = (screen: string) =>
       typeof expected === "string"
@@ -154,7 +154,7 @@ export class TmuxTerminal {
   }
 
   /** Waits for `arbor` to exit and returns its exit code. */
-  async exitCode(timeoutMs = 10_000): Promise<number> {
+  async exitCode(timeoutMs = 30_000): Promise<number> {
     const screen = await this.waitFor(new RegExp(`${EXIT_MARKER}\\d+`), timeoutMs);
     return Number(new RegExp(`${EXIT_MARKER}(\\d+)`).exec(screen)?.[1]);
   }

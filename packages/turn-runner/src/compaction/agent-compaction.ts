@@ -1,5 +1,5 @@
 import type { Model } from "@arbor/providers";
-import { estimateSessionTokens, type Session, type TitleGenerator } from "@arbor/session-store";
+import type { Session, TitleGenerator } from "@arbor/session-store";
 import type { AgentEventPayload } from "../contracts/index.js";
 import {
   type CompactionHooks,
@@ -7,7 +7,12 @@ import {
   type CompactionReason,
   compact,
 } from "./compact.js";
-import { type CompactionSettings, resolveCompactionSettings, shouldCompact } from "./settings.js";
+import {
+  type CompactionBudget,
+  type CompactionSettings,
+  compactionBudget,
+  resolveCompactionSettings,
+} from "./settings.js";
 import { createTitleGenerator } from "./title-generator.js";
 
 /** A compaction attempt as an agent reports it: the outcome, or the error that stopped it. */
@@ -21,6 +26,13 @@ export interface AgentCompactionOptions {
   session: () => Session;
   settings?: Partial<CompactionSettings>;
   hooks?: CompactionHooks;
+  /**
+   * The prompt limit the context guard enforces for a model; compaction starts below it
+   * (see {@link compactionBudget}). Default: the whole window.
+   */
+  promptLimit?: (model: Model) => number;
+  /** The task tool's open items now, carried in the summary's trail. */
+  openTasks?: () => readonly string[];
   /**
    * Generate a title with the model after the first exchange when none was set: `true`
    * uses {@link createTitleGenerator} with the serving model, a function is used as is.
@@ -42,14 +54,24 @@ export class AgentCompaction {
     this.settings = resolveCompactionSettings(options.settings);
   }
 
-  /** Estimated tokens of the context the next request would carry. */
-  contextTokens(): number {
-    return estimateSessionTokens(this.options.session());
+  /** Where compaction starts for `model`, and how much it keeps. */
+  budgetFor(model: Model): CompactionBudget {
+    return compactionBudget(
+      {
+        contextWindow: model.info.contextWindow,
+        promptLimit: this.options.promptLimit?.(model) ?? model.info.contextWindow,
+        maxOutputTokens: model.info.maxOutputTokens,
+      },
+      this.settings,
+    );
   }
 
-  /** Whether the context must be compacted before a request to `model`. */
-  needsCompaction(model: Model): boolean {
-    return shouldCompact(this.contextTokens(), model.info.contextWindow, this.settings);
+  /**
+   * Whether the context must be compacted before a request to `model`.
+   * @param promptTokens - the estimated prompt, as the context guard measures it
+   */
+  needsCompaction(model: Model, promptTokens: number): boolean {
+    return this.settings.enabled && promptTokens > this.budgetFor(model).threshold;
   }
 
   /**
@@ -60,12 +82,16 @@ export class AgentCompaction {
     reason: CompactionReason,
     options: { customInstructions?: string; signal?: AbortSignal } = {},
   ): Promise<AgentCompactionOutcome> {
+    const budget = this.budgetFor(model);
+    const openTasks = this.options.openTasks?.();
     try {
       return await compact({
         session: this.options.session(),
         model,
         reason,
-        settings: this.settings,
+        settings: { ...this.settings, keepRecentTokens: budget.keepRecentTokens },
+        maxSummaryTokens: budget.summaryTokens,
+        ...(openTasks && openTasks.length > 0 ? { openTasks } : {}),
         ...options,
         ...this.options.hooks,
       });

@@ -109,7 +109,7 @@ describe("compact", () => {
       details: { readFiles: ["src/parser.ts"], modifiedFiles: ["src/lexer.ts"] },
     });
     expect((entry as { tokensBefore: number }).tokensBefore).toBeGreaterThan(2000);
-    expect(outcome.summary).toContain("<modified-files>\nsrc/lexer.ts\n</modified-files>");
+    expect(outcome.summary).toContain("<edited-files>\nsrc/lexer.ts\n</edited-files>");
 
     const after = session.buildSessionContext();
     expect(after.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);

@@ -11,16 +11,15 @@ import {
   type SessionEntry,
 } from "@arbor/session-store";
 import type { CompactionReason } from "../contracts/index.js";
+import {
+  collectCompactionTrail,
+  trailDetails,
+  withoutTrail,
+  withTrail,
+} from "./compaction-trail.js";
 import { INITIAL_SUMMARY_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "./prompts.js";
 import { type CompactionSettings, resolveCompactionSettings } from "./settings.js";
-import {
-  addUsage,
-  NO_USAGE,
-  requestSummary,
-  type SummaryAnswer,
-  withFileLists,
-  withoutFileLists,
-} from "./summary-request.js";
+import { addUsage, NO_USAGE, requestSummary, type SummaryAnswer } from "./summary-request.js";
 
 /** What asked for a compaction: the user, the token threshold, or a context overflow. */
 export type { CompactionReason };
@@ -67,6 +66,8 @@ export interface BeforeCompactResult {
   details?: unknown;
   /** Replaces {@link BeforeCompactContext.prompt} for this compaction. */
   prompt?: string;
+  /** Lines added to the summary's trail (`<notes>`), kept by later compactions too. */
+  trail?: string[];
 }
 
 /** A stored compaction. */
@@ -118,6 +119,13 @@ export interface CompactOptions extends CompactionHooks {
   toolResultMaxChars?: number;
   /** Which tools read and modify files. */
   toolNames?: FileToolNames;
+  /**
+   * The most tokens the summary may take; default {@link summaryTokenBudget}. An agent
+   * sets it from the window, so a summary of a small window leaves room to go on.
+   */
+  maxSummaryTokens?: number;
+  /** The task tool's open items (`[state] text`), carried in the trail. */
+  openTasks?: readonly string[];
 }
 
 /** The output budget of a summary: 80% of the reserve, within the model's own limit. */
@@ -175,9 +183,21 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
   if (hook?.cancel) return { status: "cancelled", reason };
   const prompt = hook?.prompt?.trim() ? hook.prompt : defaultPrompt;
 
+  const previous = branchEntries.findLast((entry): entry is CompactionEntry =>
+    isEntryOfType(entry, "compaction"),
+  );
+  const trail = collectCompactionTrail([...plan.messagesToSummarize, ...plan.turnPrefixMessages], {
+    carried: previous?.details,
+    ...(options.openTasks ? { openTasks: options.openTasks } : {}),
+  });
+  const carriedNotes = (previous?.details as { notes?: unknown } | undefined)?.notes;
+  trail.notes = [
+    ...(Array.isArray(carriedNotes) ? carriedNotes.filter((n) => typeof n === "string") : []),
+    ...(hook?.trail ?? []).filter((line) => line.trim() !== ""),
+  ];
   let summary: string;
   let usage: Usage = { ...NO_USAGE };
-  let details: unknown = plan.fileOperations;
+  let details: unknown = trailDetails(trail);
   const hookSummary = hook?.summary?.trim() ?? "";
   const fromHook = hookSummary !== "";
   if (fromHook) {
@@ -185,7 +205,7 @@ export async function compact(options: CompactOptions): Promise<CompactionOutcom
     if (hook?.details !== undefined) details = hook.details;
   } else {
     const answer = await summarize(preparation, prompt, options, settings);
-    summary = withFileLists(answer.text, plan.fileOperations);
+    summary = withTrail(answer.text, trail);
     usage = answer.usage;
   }
   const entryId = await session.appendCompaction(
@@ -216,7 +236,7 @@ async function summarize(
   options: CompactOptions,
   settings: CompactionSettings,
 ): Promise<SummaryAnswer> {
-  const budget = summaryTokenBudget(options.model, settings);
+  const budget = options.maxSummaryTokens ?? summaryTokenBudget(options.model, settings);
   const common = {
     ...(options.toolResultMaxChars !== undefined
       ? { toolResultMaxChars: options.toolResultMaxChars }
@@ -228,7 +248,7 @@ async function summarize(
   const previousSummary =
     preparation.previousSummary === undefined
       ? undefined
-      : withoutFileLists(preparation.previousSummary);
+      : withoutTrail(preparation.previousSummary);
   const history: Promise<SummaryAnswer | undefined> =
     messagesToSummarize.length === 0
       ? Promise.resolve(

@@ -22,6 +22,15 @@ export {
   compact,
   summaryTokenBudget,
 } from "./compact.js";
+export {
+  type CompactionTrail,
+  collectCompactionTrail,
+  commandEndingOf,
+  MAX_TRAIL_COMMANDS,
+  type TrailCommand,
+  withoutTrail,
+  withTrail,
+} from "./compaction-trail.js";
 export { requestText, type TextAnswer, type TextRequest } from "./model-text.js";
 export {
   BRANCH_SUMMARY_PROMPT,
@@ -32,7 +41,9 @@ export {
   UPDATE_SUMMARY_PROMPT,
 } from "./prompts.js";
 export {
+  type CompactionBudget,
   type CompactionSettings,
+  compactionBudget,
   DEFAULT_COMPACTION_SETTINGS,
   resolveCompactionSettings,
   shouldCompact,

@@ -1,3 +1,9 @@
+export {
+  type BubblewrapProbe,
+  type CommandSandbox,
+  probeBubblewrap,
+  sandboxArguments,
+} from "./bubblewrap-sandbox.js";
 export { editWorkspaceFile, replacementDiff, type WorkspaceEdit } from "./edit-workspace-file.js";
 export { findWorkspaceFiles, MAX_FIND_RESULTS } from "./find-workspace-files.js";
 export { globMatcher } from "./glob-pattern.js";

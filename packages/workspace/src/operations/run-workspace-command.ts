@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { type CommandSandbox, sandboxArguments } from "./bubblewrap-sandbox.js";
 import { realWorkspaceRoot, resolveInWorkspace } from "./workspace-path.js";
 
 /** Default seconds a command may run. */
@@ -24,6 +25,11 @@ export interface RunWorkspaceCommandOptions {
   killGraceMs?: number;
   /** The environment of the command. Default: none but PATH=/usr/bin:/bin. */
   env?: Record<string, string>;
+  /**
+   * Runs the command inside bubblewrap: the workspace writable, the rest read-only, no
+   * network unless allowed. Without it the command runs as the user.
+   */
+  sandbox?: CommandSandbox;
 }
 
 /** How a command ended. */
@@ -59,7 +65,13 @@ export async function runWorkspaceCommand(
   const maxBytes = options.maxOutputBytes ?? MAX_COMMAND_OUTPUT_BYTES;
   const grace = options.killGraceMs ?? KILL_GRACE_MS;
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], {
+    const [file, args] = options.sandbox
+      ? [
+          options.sandbox.bwrap,
+          [...sandboxArguments(realRoot, cwd, options.sandbox), "bash", "-c", command],
+        ]
+      : ["bash", ["-c", command]];
+    const child = spawn(file, args, {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
