@@ -11,6 +11,8 @@ export function modelProvidersOf(provider: ResolvedProvider): ModelProviders {
         model: provider.model,
         ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
         ...(provider.headers ? { headers: provider.headers } : {}),
+        ...(provider.wire ? { wire: provider.wire } : {}),
+        ...(provider.apiVersion ? { apiVersion: provider.apiVersion } : {}),
       },
     },
   };

@@ -20,6 +20,9 @@ export interface ResolvedProvider {
   model: string;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** For `azure-openai`: which wire, and the `api-version`. */
+  wire?: "chat" | "responses";
+  apiVersion?: string;
   /** What the config says of the model (context window, prices), when it lists it. */
   modelInfo?: ConfiguredModel;
   /**
@@ -30,10 +33,16 @@ export interface ResolvedProvider {
   askServerModel?: boolean;
 }
 
-/** The model used for a provider when neither the config nor `--model` names one. */
+/**
+ * The model used for a provider when neither the config nor `--model` names one (Azure
+ * has none: its model is the deployment name, which the config must give).
+ */
 export const DEFAULT_MODELS: Readonly<Record<ProviderConfig["api"], string>> = {
   "openai-chat": "gpt-4.1-mini",
   "anthropic-messages": "claude-sonnet-4-6",
+  "openai-responses": "gpt-5-mini",
+  "google-gemini": "gemini-2.5-flash",
+  "azure-openai": "",
 };
 
 /** The text `arbor` shows when no provider is configured. */
@@ -168,6 +177,8 @@ export function resolveProvider(
     ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
     model,
     ...(provider.headers ? { headers: provider.headers } : {}),
+    ...(provider.wire ? { wire: provider.wire } : {}),
+    ...(provider.apiVersion ? { apiVersion: provider.apiVersion } : {}),
     ...(modelInfo ? { modelInfo } : {}),
     ...(named === undefined && ownServer && isLocalServer(provider.baseURL as string)
       ? { askServerModel: true }

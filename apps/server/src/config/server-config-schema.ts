@@ -6,7 +6,12 @@ import { serverLimitsSchema } from "./limits.js";
 
 /** A provider as the config file names it: the key comes from an environment variable. */
 export const configProviderSchema = z.strictObject({
+  /** `openai-chat`, `anthropic-messages`, `openai-responses`, `google-gemini` or `azure-openai`. */
   api: z.enum(PROVIDER_APIS),
+  /** For `azure-openai`: the Responses API (default) or Chat Completions. */
+  wire: z.enum(["chat", "responses"]).optional(),
+  /** For `azure-openai`: the `api-version` of every request. */
+  apiVersion: z.string().min(1).optional(),
   /** The environment variable holding the API key (keys never live in the config file). */
   apiKeyEnv: z
     .string()

@@ -1,12 +1,26 @@
 import { z } from "zod";
 
 /** The wire protocols a provider may speak. */
-export const PROVIDER_APIS = ["openai-chat", "anthropic-messages"] as const;
+export const PROVIDER_APIS = [
+  "openai-chat",
+  "anthropic-messages",
+  "openai-responses",
+  "google-gemini",
+  "azure-openai",
+] as const;
 
 /** How to reach one provider: filled by the app (from its config and environment). */
 export const providerSettingsSchema = z.strictObject({
-  /** OpenAI Chat Completions (also Ollama, vLLM, llama.cpp, OpenRouter) or Anthropic Messages. */
+  /**
+   * OpenAI Chat Completions (also Ollama, vLLM, llama.cpp, OpenRouter), Anthropic Messages,
+   * the OpenAI Responses API, Google Gemini, or Azure OpenAI (whose `baseURL` is the
+   * resource endpoint and whose `model` is the deployment name).
+   */
   api: z.enum(PROVIDER_APIS),
+  /** For `azure-openai`: the Responses API (default) or Chat Completions. */
+  wire: z.enum(["chat", "responses"]).optional(),
+  /** For `azure-openai`: the `api-version` of every request. */
+  apiVersion: z.string().min(1).optional(),
   /** The API key; local OpenAI-compatible servers accept any non-empty text. */
   apiKey: z.string().optional(),
   /** An endpoint other than the vendor's, e.g. `http://127.0.0.1:11434/v1`. */
@@ -29,7 +43,11 @@ export const modelProvidersSchema = z.strictObject({
 export type ModelProviders = z.infer<typeof modelProvidersSchema>;
 
 /** The model a provider uses when neither the target nor its settings name one. */
-export const DEFAULT_PROVIDER_MODELS: Readonly<Record<ProviderSettings["api"], string>> = {
+export const DEFAULT_PROVIDER_MODELS: Readonly<
+  Record<Exclude<ProviderSettings["api"], "azure-openai">, string>
+> = {
   "openai-chat": "gpt-4.1-mini",
   "anthropic-messages": "claude-sonnet-4-6",
+  "openai-responses": "gpt-5-mini",
+  "google-gemini": "gemini-2.5-flash",
 };

@@ -1,6 +1,11 @@
 import type { Model } from "@arbor/providers";
 import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
-import { createOpenAIChatModel } from "@arbor/providers/openai";
+import { createGeminiModel } from "@arbor/providers/google";
+import {
+  createAzureOpenAIModel,
+  createOpenAIChatModel,
+  createOpenAIResponsesModel,
+} from "@arbor/providers/openai";
 import type { ModelTarget } from "@arbor/turn-runner";
 import type { ModelTargetSpec } from "../definition/index.js";
 import {
@@ -30,15 +35,48 @@ export function createModelForTarget(spec: ModelTargetSpec, providers: ModelProv
   }
   const apiKey = settings.apiKey?.trim();
   if (!apiKey) throw new MissingApiKeyError(spec.provider);
+  const at = `providers.${spec.provider}`;
+  if (settings.api === "azure-openai") {
+    const deployment = spec.model ?? settings.model;
+    if (!settings.baseURL) {
+      throw new InvalidHostOptionsError(
+        `${at}.baseURL`,
+        "Azure OpenAI needs the resource endpoint (https://<resource>.openai.azure.com)",
+      );
+    }
+    if (!deployment) {
+      throw new InvalidHostOptionsError(`${at}.model`, "Azure OpenAI needs the deployment name");
+    }
+    return createAzureOpenAIModel({
+      endpoint: settings.baseURL,
+      deployment,
+      apiKey,
+      ...(settings.wire ? { wire: settings.wire } : {}),
+      ...(settings.apiVersion ? { apiVersion: settings.apiVersion } : {}),
+      ...(settings.headers ? { headers: settings.headers } : {}),
+    });
+  }
+  for (const field of ["wire", "apiVersion"] as const) {
+    if (settings[field] !== undefined) {
+      throw new InvalidHostOptionsError(`${at}.${field}`, `only "azure-openai" providers take it`);
+    }
+  }
   const options = {
     model: spec.model ?? settings.model ?? DEFAULT_PROVIDER_MODELS[settings.api],
     apiKey,
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
     ...(settings.headers ? { headers: settings.headers } : {}),
   };
-  return settings.api === "anthropic-messages"
-    ? createAnthropicMessagesModel(options)
-    : createOpenAIChatModel(options);
+  switch (settings.api) {
+    case "anthropic-messages":
+      return createAnthropicMessagesModel(options);
+    case "openai-responses":
+      return createOpenAIResponsesModel(options);
+    case "google-gemini":
+      return createGeminiModel(options);
+    default:
+      return createOpenAIChatModel(options);
+  }
 }
 
 /**
