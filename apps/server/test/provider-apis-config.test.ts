@@ -8,6 +8,7 @@ describe("the server config's provider apis", () => {
         "providers:",
         "  oai: { api: openai-responses, apiKeyEnv: OPENAI_API_KEY }",
         "  gem: { api: google-gemini, apiKeyEnv: GEMINI_API_KEY }",
+        "  groq: { api: openai-chat, preset: groq, apiKeyEnv: GROQ_API_KEY }",
         "  az:",
         "    api: azure-openai",
         "    wire: chat",
@@ -21,8 +22,10 @@ describe("the server config's provider apis", () => {
     expect(Object.values(config.providers).map((provider) => provider.api)).toEqual([
       "openai-responses",
       "google-gemini",
+      "openai-chat",
       "azure-openai",
     ]);
+    expect(config.providers.groq).toMatchObject({ preset: "groq" });
     expect(config.providers.az).toMatchObject({ wire: "chat", apiVersion: "2024-10-21" });
   });
 

@@ -1,4 +1,9 @@
-import { mcpServerConfigSchema, PROVIDER_APIS, REASONING_LEVELS } from "@arbor/orchestration";
+import {
+  mcpServerConfigSchema,
+  PROVIDER_APIS,
+  PROVIDER_PRESETS,
+  REASONING_LEVELS,
+} from "@arbor/orchestration";
 import { z } from "zod";
 import { approvalModeSchema } from "../approval/approval-schema.js";
 
@@ -32,6 +37,12 @@ export const providerConfigSchema = z.object({
    * `baseURL` is the resource endpoint and whose `model` is the deployment name).
    */
   api: z.enum(PROVIDER_APIS),
+  /**
+   * For `openai-chat`: a known host (`openrouter`, `groq`, `deepseek`, `xai`, `mistral`,
+   * `together`, `fireworks`, `cerebras`, `ollama`, `vllm`, `llamacpp`, `lmstudio`): its base
+   * URL and field quirks; the local ones need no key.
+   */
+  preset: z.enum(PROVIDER_PRESETS as [string, ...string[]]).optional(),
   /** For `azure-openai`: the Responses API (default) or Chat Completions. */
   wire: z.enum(["chat", "responses"]).optional(),
   /** For `azure-openai`: the `api-version` of every request. */
@@ -54,6 +65,9 @@ export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 
 /** Fields one api needs or refuses, named at load time rather than at the first request. */
 function checkProviderFields(provider: ProviderConfig, context: z.RefinementCtx): void {
+  if (provider.preset !== undefined && provider.api !== "openai-chat") {
+    context.addIssue({ code: "custom", path: ["preset"], message: 'only "openai-chat" takes it' });
+  }
   if (provider.api === "azure-openai") {
     if (provider.baseURL === undefined) {
       context.addIssue({

@@ -99,7 +99,28 @@ describe("arbor -p with each provider api", () => {
     },
   );
 
+  it("an openai-chat provider with a local preset needs no key and gets the host's fields", async () => {
+    await sandbox.writeConfig(
+      configWith({
+        api: "openai-chat",
+        preset: "llamacpp",
+        baseURL: server.openaiBaseURL,
+        model: "qwen",
+      }),
+    );
+    const before = server.requests.length;
+    const result = await arbor(["-p", "what do the notes say?"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The notes say hello (via openai).\n");
+    const first = server.requests[before];
+    expect(first?.headers.authorization).toBe("Bearer not-needed");
+    expect(first?.body).toMatchObject({ model: "qwen" });
+    expect(JSON.stringify(first?.body)).not.toContain("max_completion_tokens");
+  });
+
   it.each([
+    [{ api: "google-gemini", apiKey: "k", preset: "groq" }, "providers.p.preset"],
+    [{ api: "openai-chat", apiKey: "k", preset: "grok" }, "providers.p.preset"],
     [{ api: "openai-response", apiKey: "k" }, "providers.p.api"],
     [{ api: "azure-openai", apiKey: "k", model: "d" }, "providers.p.baseURL"],
     [

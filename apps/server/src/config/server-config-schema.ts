@@ -1,4 +1,4 @@
-import { PROVIDER_APIS } from "@arbor/orchestration";
+import { PROVIDER_APIS, PROVIDER_PRESETS } from "@arbor/orchestration";
 import { z } from "zod";
 import { serverExtensionSettingsSchema } from "../extensions/extension-settings.js";
 import { clusterSettingsSchema } from "./cluster-settings.js";
@@ -8,6 +8,8 @@ import { serverLimitsSchema } from "./limits.js";
 export const configProviderSchema = z.strictObject({
   /** `openai-chat`, `anthropic-messages`, `openai-responses`, `google-gemini` or `azure-openai`. */
   api: z.enum(PROVIDER_APIS),
+  /** For `openai-chat`: a known host (`groq`, `openrouter`, `vllm`, …) whose quirks apply. */
+  preset: z.enum(PROVIDER_PRESETS as [string, ...string[]]).optional(),
   /** For `azure-openai`: the Responses API (default) or Chat Completions. */
   wire: z.enum(["chat", "responses"]).optional(),
   /** For `azure-openai`: the `api-version` of every request. */

@@ -54,7 +54,29 @@ describe("the Responses, Gemini and Azure OpenAI provider apis", () => {
     expect(server.requests[3]?.query).toBe("api-version=2024-10-21");
   });
 
+  it("builds an openai-chat provider with a preset, a local one without a key", async () => {
+    server.script("from vllm");
+    const model = createModelForTarget(
+      { provider: "v" },
+      {
+        providers: {
+          v: { api: "openai-chat", preset: "vllm", baseURL: server.openaiBaseURL, model: "qwen" },
+        },
+      },
+    );
+    const result = await collectStream(model.stream({ ...ask, topK: 5, maxOutputTokens: 9 }));
+    expect(result.text).toBe("from vllm");
+    expect(server.requests.at(-1)?.body).toMatchObject({ model: "qwen", top_k: 5, max_tokens: 9 });
+    expect(server.requests.at(-1)?.headers.authorization).toBe("Bearer not-needed");
+  });
+
   it.each([
+    [{ api: "openai-chat", apiKey: "k", preset: "grok" }, "providers.x.preset", /groq/],
+    [
+      { api: "google-gemini", apiKey: "k", preset: "groq" },
+      "providers.x.preset",
+      /only "openai-chat"/,
+    ],
     [{ api: "azure-openai", apiKey: "k", model: "d" }, "providers.x.baseURL", /resource endpoint/],
     [
       { api: "azure-openai", apiKey: "k", baseURL: "https://r.openai.azure.com" },

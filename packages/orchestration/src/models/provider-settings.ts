@@ -1,4 +1,22 @@
+import { OPENAI_COMPATIBLE_PRESETS } from "@arbor/providers/openai";
 import { z } from "zod";
+
+/** The OpenAI-compatible hosts an `openai-chat` provider may name as its `preset`. */
+export const PROVIDER_PRESETS = Object.keys(OPENAI_COMPATIBLE_PRESETS) as Array<
+  keyof typeof OPENAI_COMPATIBLE_PRESETS
+>;
+
+/** The base URL a preset stands for, or `undefined` for a name that is no preset. */
+export function presetBaseURL(name: string): string | undefined {
+  return Object.hasOwn(OPENAI_COMPATIBLE_PRESETS, name)
+    ? OPENAI_COMPATIBLE_PRESETS[name as keyof typeof OPENAI_COMPATIBLE_PRESETS].baseURL
+    : undefined;
+}
+
+/** The presets that are servers on the user's own machine (they take any API key). */
+export const LOCAL_PROVIDER_PRESETS: readonly string[] = PROVIDER_PRESETS.filter(
+  (name) => OPENAI_COMPATIBLE_PRESETS[name].local,
+);
 
 /** The wire protocols a provider may speak. */
 export const PROVIDER_APIS = [
@@ -17,6 +35,11 @@ export const providerSettingsSchema = z.strictObject({
    * resource endpoint and whose `model` is the deployment name).
    */
   api: z.enum(PROVIDER_APIS),
+  /**
+   * For `openai-chat`: a known host (`groq`, `openrouter`, `ollama`, …) whose base URL and
+   * field quirks apply.
+   */
+  preset: z.enum(PROVIDER_PRESETS as [string, ...string[]]).optional(),
   /** For `azure-openai`: the Responses API (default) or Chat Completions. */
   wire: z.enum(["chat", "responses"]).optional(),
   /** For `azure-openai`: the `api-version` of every request. */

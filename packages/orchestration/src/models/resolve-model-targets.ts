@@ -5,6 +5,7 @@ import {
   createAzureOpenAIModel,
   createOpenAIChatModel,
   createOpenAIResponsesModel,
+  type OpenAICompatiblePresetName,
 } from "@arbor/providers/openai";
 import type { ModelTarget } from "@arbor/turn-runner";
 import type { ModelTargetSpec } from "../definition/index.js";
@@ -15,6 +16,7 @@ import {
 } from "../errors/index.js";
 import {
   DEFAULT_PROVIDER_MODELS,
+  LOCAL_PROVIDER_PRESETS,
   type ModelProviders,
   modelProvidersSchema,
 } from "./provider-settings.js";
@@ -33,9 +35,14 @@ export function createModelForTarget(spec: ModelTargetSpec, providers: ModelProv
   if (settings === undefined) {
     throw new UnknownProviderError(spec.provider, Object.keys(checked.providers));
   }
-  const apiKey = settings.apiKey?.trim();
-  if (!apiKey) throw new MissingApiKeyError(spec.provider);
   const at = `providers.${spec.provider}`;
+  if (settings.preset !== undefined && settings.api !== "openai-chat") {
+    throw new InvalidHostOptionsError(`${at}.preset`, 'only "openai-chat" providers take it');
+  }
+  // A server of one's own takes any key.
+  const local = settings.preset !== undefined && LOCAL_PROVIDER_PRESETS.includes(settings.preset);
+  const apiKey = settings.apiKey?.trim() || (local ? "not-needed" : undefined);
+  if (!apiKey) throw new MissingApiKeyError(spec.provider);
   if (settings.api === "azure-openai") {
     const deployment = spec.model ?? settings.model;
     if (!settings.baseURL) {
@@ -75,7 +82,10 @@ export function createModelForTarget(spec: ModelTargetSpec, providers: ModelProv
     case "google-gemini":
       return createGeminiModel(options);
     default:
-      return createOpenAIChatModel(options);
+      return createOpenAIChatModel({
+        ...options,
+        ...(settings.preset ? { preset: settings.preset as OpenAICompatiblePresetName } : {}),
+      });
   }
 }
 
