@@ -1,4 +1,9 @@
-import { mcpServerConfigSchema, REASONING_LEVELS } from "@arbor/orchestration";
+import {
+  mcpServerConfigSchema,
+  PROVIDER_APIS,
+  PROVIDER_PRESETS,
+  REASONING_LEVELS,
+} from "@arbor/orchestration";
 import { z } from "zod";
 import { approvalModeSchema } from "../approval/approval-schema.js";
 
@@ -26,8 +31,22 @@ export type ConfiguredModel = z.infer<typeof configuredModelSchema>;
 
 /** One provider the user configured: which wire protocol, where, with which key. */
 export const providerConfigSchema = z.object({
-  /** The wire protocol: OpenAI Chat Completions (also Ollama, vLLM, …) or Anthropic Messages. */
-  api: z.enum(["openai-chat", "anthropic-messages"]),
+  /**
+   * The wire protocol: `openai-chat` (OpenAI Chat Completions, also Ollama, vLLM, …),
+   * `anthropic-messages`, `openai-responses`, `google-gemini` or `azure-openai` (whose
+   * `baseURL` is the resource endpoint and whose `model` is the deployment name).
+   */
+  api: z.enum(PROVIDER_APIS),
+  /**
+   * For `openai-chat`: a known host (`openrouter`, `groq`, `deepseek`, `xai`, `mistral`,
+   * `together`, `fireworks`, `cerebras`, `ollama`, `vllm`, `llamacpp`, `lmstudio`): its base
+   * URL and field quirks; the local ones need no key.
+   */
+  preset: z.enum(PROVIDER_PRESETS as [string, ...string[]]).optional(),
+  /** For `azure-openai`: the Responses API (default) or Chat Completions. */
+  wire: z.enum(["chat", "responses"]).optional(),
+  /** For `azure-openai`: the `api-version` of every request. */
+  apiVersion: z.string().min(1).optional(),
   /** The API key; prefer `apiKeyEnv` so the key stays out of the file. */
   apiKey: z.string().min(1).optional(),
   /** The environment variable holding the API key. */
@@ -44,12 +63,44 @@ export const providerConfigSchema = z.object({
 /** One provider the user configured. */
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 
+/** Fields one api needs or refuses, named at load time rather than at the first request. */
+function checkProviderFields(provider: ProviderConfig, context: z.RefinementCtx): void {
+  if (provider.preset !== undefined && provider.api !== "openai-chat") {
+    context.addIssue({ code: "custom", path: ["preset"], message: 'only "openai-chat" takes it' });
+  }
+  if (provider.api === "azure-openai") {
+    if (provider.baseURL === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["baseURL"],
+        message:
+          "azure-openai needs the resource endpoint, e.g. https://my-resource.openai.azure.com",
+      });
+    }
+    if (provider.model === undefined && !provider.models?.length) {
+      context.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: "azure-openai needs the deployment name as model",
+      });
+    }
+    return;
+  }
+  for (const field of ["wire", "apiVersion"] as const) {
+    if (provider[field] !== undefined) {
+      context.addIssue({ code: "custom", path: [field], message: 'only "azure-openai" takes it' });
+    }
+  }
+}
+
 /** `~/.arbor/config.json`. Unknown keys are rejected so a typo is not silently ignored. */
 export const arborConfigSchema = z.strictObject({
   /** The provider used unless `--provider` names another. */
   defaultProvider: z.string().min(1).optional(),
   /** Providers by name (the name is what `--provider` takes). */
-  providers: z.record(z.string().min(1), providerConfigSchema.strict()).default({}),
+  providers: z
+    .record(z.string().min(1), providerConfigSchema.strict().superRefine(checkProviderFields))
+    .default({}),
   /** The reasoning effort asked of models that think. */
   thinking: z.enum(REASONING_LEVELS).optional(),
   /** When the context is compacted: the turn runner's compaction settings. */

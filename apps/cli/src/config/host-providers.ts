@@ -11,6 +11,9 @@ export function modelProvidersOf(provider: ResolvedProvider): ModelProviders {
         model: provider.model,
         ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
         ...(provider.headers ? { headers: provider.headers } : {}),
+        ...(provider.preset ? { preset: provider.preset } : {}),
+        ...(provider.wire ? { wire: provider.wire } : {}),
+        ...(provider.apiVersion ? { apiVersion: provider.apiVersion } : {}),
       },
     },
   };

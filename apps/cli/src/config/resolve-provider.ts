@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { ReasoningLevel } from "@arbor/orchestration";
+import { LOCAL_PROVIDER_PRESETS, presetBaseURL, type ReasoningLevel } from "@arbor/orchestration";
 import { z } from "zod";
 import { CliError } from "../cli-error.js";
 import {
@@ -20,6 +20,11 @@ export interface ResolvedProvider {
   model: string;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** For `openai-chat`: the known host whose quirks apply. */
+  preset?: string;
+  /** For `azure-openai`: which wire, and the `api-version`. */
+  wire?: "chat" | "responses";
+  apiVersion?: string;
   /** What the config says of the model (context window, prices), when it lists it. */
   modelInfo?: ConfiguredModel;
   /**
@@ -30,10 +35,16 @@ export interface ResolvedProvider {
   askServerModel?: boolean;
 }
 
-/** The model used for a provider when neither the config nor `--model` names one. */
+/**
+ * The model used for a provider when neither the config nor `--model` names one (Azure
+ * has none: its model is the deployment name, which the config must give).
+ */
 export const DEFAULT_MODELS: Readonly<Record<ProviderConfig["api"], string>> = {
   "openai-chat": "gpt-4.1-mini",
   "anthropic-messages": "claude-sonnet-4-6",
+  "openai-responses": "gpt-5-mini",
+  "google-gemini": "gemini-2.5-flash",
+  "azure-openai": "",
 };
 
 /** The text `arbor` shows when no provider is configured. */
@@ -147,7 +158,10 @@ export function resolveProvider(
   }
   let apiKey = provider.apiKey ?? (provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined);
   // A server of one's own (Ollama, llama.cpp, vLLM) takes no key; the client insists on one.
-  const ownServer = provider.api === "openai-chat" && provider.baseURL !== undefined;
+  const localPreset =
+    provider.preset !== undefined && LOCAL_PROVIDER_PRESETS.includes(provider.preset);
+  const ownServer =
+    provider.api === "openai-chat" && (provider.baseURL !== undefined || localPreset);
   if (ownServer && provider.apiKey === undefined && provider.apiKeyEnv === undefined) {
     apiKey = "not-needed";
   }
@@ -159,17 +173,23 @@ export function resolveProvider(
     throw new CliError(`the provider "${name}" has no API key.`, { hint: `To fix it, ${where}.` });
   }
   const named = choice.model ?? provider.model ?? provider.models?.[0]?.id;
+  // Where a server of one's own listens: its baseURL, else its preset's default port.
+  const serverURL =
+    provider.baseURL ?? (provider.preset ? presetBaseURL(provider.preset) : undefined) ?? "";
   const model = named ?? DEFAULT_MODELS[provider.api];
   const modelInfo = provider.models?.find((entry) => entry.id === model);
   return {
     name,
     api: provider.api,
     apiKey,
-    ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
+    ...(provider.baseURL || localPreset ? { baseURL: serverURL } : {}),
     model,
     ...(provider.headers ? { headers: provider.headers } : {}),
+    ...(provider.preset ? { preset: provider.preset } : {}),
+    ...(provider.wire ? { wire: provider.wire } : {}),
+    ...(provider.apiVersion ? { apiVersion: provider.apiVersion } : {}),
     ...(modelInfo ? { modelInfo } : {}),
-    ...(named === undefined && ownServer && isLocalServer(provider.baseURL as string)
+    ...(named === undefined && ownServer && isLocalServer(serverURL)
       ? { askServerModel: true }
       : {}),
   };

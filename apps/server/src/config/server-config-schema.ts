@@ -1,4 +1,4 @@
-import { PROVIDER_APIS } from "@arbor/orchestration";
+import { PROVIDER_APIS, PROVIDER_PRESETS } from "@arbor/orchestration";
 import { z } from "zod";
 import { serverExtensionSettingsSchema } from "../extensions/extension-settings.js";
 import { headendSettingsSchema } from "../headends/headend-settings.js";
@@ -7,7 +7,14 @@ import { serverLimitsSchema } from "./limits.js";
 
 /** A provider as the config file names it: the key comes from an environment variable. */
 export const configProviderSchema = z.strictObject({
+  /** `openai-chat`, `anthropic-messages`, `openai-responses`, `google-gemini` or `azure-openai`. */
   api: z.enum(PROVIDER_APIS),
+  /** For `openai-chat`: a known host (`groq`, `openrouter`, `vllm`, …) whose quirks apply. */
+  preset: z.enum(PROVIDER_PRESETS as [string, ...string[]]).optional(),
+  /** For `azure-openai`: the Responses API (default) or Chat Completions. */
+  wire: z.enum(["chat", "responses"]).optional(),
+  /** For `azure-openai`: the `api-version` of every request. */
+  apiVersion: z.string().min(1).optional(),
   /** The environment variable holding the API key (keys never live in the config file). */
   apiKeyEnv: z
     .string()

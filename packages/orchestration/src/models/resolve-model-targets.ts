@@ -1,6 +1,12 @@
 import type { Model } from "@arbor/providers";
 import { createAnthropicMessagesModel } from "@arbor/providers/anthropic";
-import { createOpenAIChatModel } from "@arbor/providers/openai";
+import { createGeminiModel } from "@arbor/providers/google";
+import {
+  createAzureOpenAIModel,
+  createOpenAIChatModel,
+  createOpenAIResponsesModel,
+  type OpenAICompatiblePresetName,
+} from "@arbor/providers/openai";
 import type { ModelTarget } from "@arbor/turn-runner";
 import type { ModelTargetSpec } from "../definition/index.js";
 import {
@@ -10,6 +16,7 @@ import {
 } from "../errors/index.js";
 import {
   DEFAULT_PROVIDER_MODELS,
+  LOCAL_PROVIDER_PRESETS,
   type ModelProviders,
   modelProvidersSchema,
 } from "./provider-settings.js";
@@ -28,17 +35,58 @@ export function createModelForTarget(spec: ModelTargetSpec, providers: ModelProv
   if (settings === undefined) {
     throw new UnknownProviderError(spec.provider, Object.keys(checked.providers));
   }
-  const apiKey = settings.apiKey?.trim();
+  const at = `providers.${spec.provider}`;
+  if (settings.preset !== undefined && settings.api !== "openai-chat") {
+    throw new InvalidHostOptionsError(`${at}.preset`, 'only "openai-chat" providers take it');
+  }
+  // A server of one's own takes any key.
+  const local = settings.preset !== undefined && LOCAL_PROVIDER_PRESETS.includes(settings.preset);
+  const apiKey = settings.apiKey?.trim() || (local ? "not-needed" : undefined);
   if (!apiKey) throw new MissingApiKeyError(spec.provider);
+  if (settings.api === "azure-openai") {
+    const deployment = spec.model ?? settings.model;
+    if (!settings.baseURL) {
+      throw new InvalidHostOptionsError(
+        `${at}.baseURL`,
+        "Azure OpenAI needs the resource endpoint (https://<resource>.openai.azure.com)",
+      );
+    }
+    if (!deployment) {
+      throw new InvalidHostOptionsError(`${at}.model`, "Azure OpenAI needs the deployment name");
+    }
+    return createAzureOpenAIModel({
+      endpoint: settings.baseURL,
+      deployment,
+      apiKey,
+      ...(settings.wire ? { wire: settings.wire } : {}),
+      ...(settings.apiVersion ? { apiVersion: settings.apiVersion } : {}),
+      ...(settings.headers ? { headers: settings.headers } : {}),
+    });
+  }
+  for (const field of ["wire", "apiVersion"] as const) {
+    if (settings[field] !== undefined) {
+      throw new InvalidHostOptionsError(`${at}.${field}`, `only "azure-openai" providers take it`);
+    }
+  }
   const options = {
     model: spec.model ?? settings.model ?? DEFAULT_PROVIDER_MODELS[settings.api],
     apiKey,
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
     ...(settings.headers ? { headers: settings.headers } : {}),
   };
-  return settings.api === "anthropic-messages"
-    ? createAnthropicMessagesModel(options)
-    : createOpenAIChatModel(options);
+  switch (settings.api) {
+    case "anthropic-messages":
+      return createAnthropicMessagesModel(options);
+    case "openai-responses":
+      return createOpenAIResponsesModel(options);
+    case "google-gemini":
+      return createGeminiModel(options);
+    default:
+      return createOpenAIChatModel({
+        ...options,
+        ...(settings.preset ? { preset: settings.preset as OpenAICompatiblePresetName } : {}),
+      });
+  }
 }
 
 /**

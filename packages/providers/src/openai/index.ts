@@ -4,6 +4,14 @@ export {
   createAzureOpenAIModel,
 } from "./azure-openai-model.js";
 export { createOpenAIChatModel, type OpenAIChatModelOptions } from "./openai-chat-model.js";
+export {
+  applyPreset,
+  OPENAI_COMPATIBLE_PRESET_NAMES,
+  OPENAI_COMPATIBLE_PRESETS,
+  type OpenAICompatiblePreset,
+  type OpenAICompatiblePresetName,
+  type PresetReasoning,
+} from "./openai-presets.js";
 export { toOpenAIRequest } from "./openai-request.js";
 export {
   createOpenAIResponsesModel,

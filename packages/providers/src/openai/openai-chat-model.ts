@@ -11,6 +11,12 @@ import type { ModelInfo } from "../spec/catalogue.js";
 import type { ModelEvent, StopReason, Usage } from "../spec/events.js";
 import type { Model } from "../spec/model.js";
 import type { ModelRequest } from "../spec/request.js";
+import {
+  applyPreset,
+  OPENAI_COMPATIBLE_PRESETS,
+  type OpenAICompatiblePreset,
+  type OpenAICompatiblePresetName,
+} from "./openai-presets.js";
 import { toOpenAIRequest } from "./openai-request.js";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -19,10 +25,19 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 export interface OpenAIChatModelOptions {
   /** A catalogue entry, a catalogue key (`openai/gpt-4.1`) or a bare model id. */
   model: ModelInfo | string;
-  /** Required unless `client` is given; never read from the environment. */
+  /**
+   * Required unless `client` is given or the preset is a local server; never read from
+   * the environment.
+   */
   apiKey?: string;
   /** An OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
   baseURL?: string;
+  /**
+   * A known OpenAI-compatible host ({@link OPENAI_COMPATIBLE_PRESETS}): its base URL (unless
+   * `baseURL` is given), output-limit field, reasoning field, `top_k` support, and the
+   * fields it refuses or names otherwise.
+   */
+  preset?: OpenAICompatiblePresetName;
   /** A ready client; Arbor then uses it as is (set its `maxRetries` to 0 yourself). */
   client?: OpenAI;
   /** Extra headers on every request. */
@@ -56,7 +71,18 @@ export interface OpenAIChatModelOptions {
  * const model = createOpenAIChatModel({ model: "llama3.2", baseURL: "http://127.0.0.1:11434/v1", apiKey: "ollama" });
  * ```
  */
-export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
+export function createOpenAIChatModel(input: OpenAIChatModelOptions): Model {
+  const rules = input.preset === undefined ? undefined : presetOf(input.preset);
+  const options: OpenAIChatModelOptions = rules
+    ? {
+        ...input,
+        baseURL: input.baseURL ?? rules.baseURL,
+        maxTokensField: input.maxTokensField ?? rules.maxTokensField,
+        sendTopK: input.sendTopK ?? rules.topK,
+        // A server of one's own takes any key; the client insists on one.
+        ...(rules.local && input.apiKey === undefined ? { apiKey: "not-needed" } : {}),
+      }
+    : input;
   const info = resolveModelInfo(options.model, "openai-chat", "openai");
   if (options.client === undefined && options.apiKey === undefined) {
     throw new ModelConfigError(
@@ -76,7 +102,16 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
       ...(activity ? { fetch: activity.fetch } : {}),
     });
-  return openAIChatModelOver(client, activity, info, options, secrets);
+  return openAIChatModelOver(client, activity, info, options, secrets, rules);
+}
+
+function presetOf(name: string): OpenAICompatiblePreset {
+  if (!Object.hasOwn(OPENAI_COMPATIBLE_PRESETS, name)) {
+    throw new ModelConfigError(
+      `preset: there is no preset "${name}"; known: ${Object.keys(OPENAI_COMPATIBLE_PRESETS).join(", ")}`,
+    );
+  }
+  return OPENAI_COMPATIBLE_PRESETS[name as OpenAICompatiblePresetName];
 }
 
 /**
@@ -92,6 +127,7 @@ export function openAIChatModelOver(
     "idleTimeoutMs" | "maxTokensField" | "promptCacheKey" | "sendTopK" | "baseURL" | "client"
   >,
   secrets: (string | undefined)[],
+  preset?: OpenAICompatiblePreset,
 ): Model {
   const idleMs = options.idleTimeoutMs ?? 60_000;
   const maxTokensField = options.maxTokensField ?? "max_completion_tokens";
@@ -99,7 +135,14 @@ export function openAIChatModelOver(
   const promptCacheKey =
     options.promptCacheKey ?? (options.baseURL === undefined && options.client === undefined);
   const sendTopK = options.sendTopK ?? options.baseURL !== undefined;
-  const settings: StreamSettings = { idleMs, maxTokensField, promptCacheKey, sendTopK, secrets };
+  const settings: StreamSettings = {
+    idleMs,
+    maxTokensField,
+    promptCacheKey,
+    sendTopK,
+    secrets,
+    preset,
+  };
   return { info, stream: (request) => streamOpenAI(client, activity, info, request, settings) };
 }
 
@@ -125,6 +168,8 @@ interface StreamSettings {
   sendTopK: boolean;
   /** Removed from every error message. */
   secrets: readonly (string | undefined)[];
+  /** The host's field rules, when a preset names it. */
+  preset: OpenAICompatiblePreset | undefined;
 }
 
 async function* streamOpenAI(
@@ -143,13 +188,19 @@ async function* streamOpenAI(
   let toolCount = 0;
   let refused = false;
   try {
-    const body = toOpenAIRequest(
+    const built = toOpenAIRequest(
       info,
       request,
       settings.maxTokensField,
       settings.promptCacheKey,
       settings.sendTopK,
     );
+    const body = settings.preset
+      ? (applyPreset(
+          built as unknown as Record<string, unknown>,
+          settings.preset,
+        ) as unknown as typeof built)
+      : built;
     const stream = await client.chat.completions.create(body, {
       signal: guard.controller.signal,
       ...(tracked ? { headers: tracked.headers } : {}),
