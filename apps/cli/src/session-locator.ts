@@ -57,6 +57,13 @@ export async function findSessionFile(
   const sessions = await listAllSessions(paths, cwd);
   const exact = sessions.find((session) => session.id === idOrPath);
   if (exact) return exact.path;
+  if (idOrPath.length < MIN_PREFIX) {
+    // One character names a sixteenth of all ids: too easy to act on the wrong session.
+    throw new CliError(`"${idOrPath}" is too short to name a session: it is ambiguous.`, {
+      hint: `Give at least ${MIN_PREFIX} characters of the id ("arbor sessions list" shows them).`,
+      exitCode: 2,
+    });
+  }
   const matches = sessions.filter((session) => session.id.startsWith(idOrPath));
   const [only] = matches;
   if (matches.length === 1 && only) return only.path;
@@ -70,6 +77,9 @@ export async function findSessionFile(
     hint: 'Run "arbor sessions list" to see the ids, or pass a session file path.',
   });
 }
+
+/** The shortest id prefix taken (a whole id of any length is always taken). */
+const MIN_PREFIX = 2;
 
 /** The most candidates an ambiguous id prefix lists. */
 const MAX_CANDIDATES = 10;

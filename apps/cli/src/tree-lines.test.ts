@@ -64,3 +64,31 @@ describe("layoutTree", () => {
     expect(filterTreeLines(lines, "", "default")).toHaveLength(3);
   });
 });
+
+describe("layoutTree on a linear session of 100,000 entries", () => {
+  it("lays it out without recursion, every entry once, at one depth", async () => {
+    const count = 100_000;
+    const lines = [
+      '{"type":"session","version":3,"id":"deep","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}',
+    ];
+    for (let i = 0; i < count; i++) {
+      lines.push(
+        JSON.stringify({
+          type: "message",
+          id: `e${i}`,
+          parentId: i === 0 ? null : `e${i - 1}`,
+          timestamp: "2026-01-01T00:00:01.000Z",
+          message: { role: "user", content: `q${i}`, timestamp: 1 },
+        }),
+      );
+    }
+    const session = await Session.open(MemorySessionStorage.from(`${lines.join("\n")}\n`), {
+      readOnly: true,
+    });
+    const laid = layoutTree(session);
+    expect(laid).toHaveLength(count);
+    expect(laid.every((line) => line.depth === 0 && line.prefix === "")).toBe(true);
+    expect(laid.at(-1)).toMatchObject({ id: `e${count - 1}`, leaf: true, active: true });
+    expect(renderTreeText(laid).split("\n").length).toBeGreaterThanOrEqual(count);
+  }, 60_000);
+});

@@ -124,7 +124,27 @@ export function layoutTree(session: Session): TreeLine[] {
   const leafId = [...path].reverse().find((entry) => entry.type !== "label")?.id ?? null;
   const lines: TreeLine[] = [];
   const newestOfChild = newestChildEntries(session);
-  const visit = (node: SessionTreeNode, depth: number, prefix: string, indent: string): void => {
+  // Iterative (a stack of what is left to show): a session nests 100,000 levels deep.
+  type Pending = { node: SessionTreeNode; depth: number; prefix: string; indent: string };
+  const stack: Pending[] = [];
+  const pushChildren = (children: SessionTreeNode[], depth: number, indent: string): void => {
+    if (children.length === 1) {
+      stack.push({ node: children[0] as SessionTreeNode, depth, prefix: indent, indent });
+      return;
+    }
+    for (let index = children.length - 1; index >= 0; index--) {
+      const last = index === children.length - 1;
+      stack.push({
+        node: children[index] as SessionTreeNode,
+        depth: depth + 1,
+        prefix: `${indent}${last ? "└─ " : "├─ "}`,
+        indent: `${indent}${last ? "   " : "│  "}`,
+      });
+    }
+  };
+  pushChildren(session.getTree(), 0, "");
+  while (stack.length > 0) {
+    const { node, depth, prefix, indent } = stack.pop() as Pending;
     const { entry } = node;
     if (entry.type !== "label") {
       lines.push({
@@ -139,24 +159,8 @@ export function layoutTree(session: Session): TreeLine[] {
         ...childOf(entry, newestOfChild),
       });
     }
-    visitChildren(node.children, depth, indent);
-  };
-  const visitChildren = (children: SessionTreeNode[], depth: number, indent: string): void => {
-    if (children.length === 1) {
-      visit(children[0] as SessionTreeNode, depth, indent, indent);
-      return;
-    }
-    children.forEach((child, index) => {
-      const last = index === children.length - 1;
-      visit(
-        child,
-        depth + 1,
-        `${indent}${last ? "└─ " : "├─ "}`,
-        `${indent}${last ? "   " : "│  "}`,
-      );
-    });
-  };
-  visitChildren(session.getTree(), 0, "");
+    pushChildren(node.children, depth, indent);
+  }
   return lines;
 }
 

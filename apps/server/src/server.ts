@@ -110,6 +110,10 @@ export async function startServer(
       agents,
       models: providers,
       maxPromptChars: config.limits.promptChars,
+      queueLimits: {
+        perSession: config.limits.queuedRunsPerSession,
+        perTenant: config.limits.queuedRunsPerTenant,
+      },
       extensions,
     });
   }

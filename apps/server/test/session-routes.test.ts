@@ -251,6 +251,11 @@ describe("session tree", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(res.headers.get("content-disposition")).toBe(`inline; filename="session-${id}.html"`);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/connect-src|https?:/);
     const html = await res.text();
     expect(html).toContain("First question");
     expect(html).toContain("The answer.");

@@ -4,9 +4,20 @@ export interface TimerSeam {
   clearTimeout(handle: unknown): void;
 }
 
+/**
+ * The longest delay a timer takes (2^31 − 1 ms, about 24.8 days): Node fires a longer one
+ * at once, so every longer timeout is clamped to it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timeout as a timer can take it: clamped to {@link MAX_TIMER_MS}. */
+export function clampTimeout(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
 /** Node's timers, looked up at call time so fake timers installed later take effect. */
 export const systemTimers: TimerSeam = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setTimeout: (callback, ms) => setTimeout(callback, clampTimeout(ms)),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
@@ -78,7 +89,7 @@ export function callWithTimeout<T>(
       disarm();
       if (settled || hold?.held) return;
       armed = true;
-      handle = timers.setTimeout(() => finish({ status: "timeout" }), timeoutMs);
+      handle = timers.setTimeout(() => finish({ status: "timeout" }), clampTimeout(timeoutMs));
     };
     const finish = (outcome: GuardedCall<Awaited<T>>) => {
       if (settled) return;

@@ -362,3 +362,36 @@ describe("handlers queued behind a question", () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe("ctx.ui timeouts longer than a timer takes", () => {
+  it("are clamped to 2^31 - 1 ms instead of firing at once", async () => {
+    const delays: number[] = [];
+    const timers = {
+      setTimeout: (_callback: () => void, ms: number) => {
+        delays.push(ms);
+        return delays.length;
+      },
+      clearTimeout: () => undefined,
+    };
+    const requests: UIRequest[] = [];
+    let answer: (value: unknown) => void = () => undefined;
+    const provider: ExtensionUIProvider = {
+      interactive: true,
+      request: (request: UIRequest) => {
+        requests.push(request);
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+      notify: () => undefined,
+    };
+    const { ctx } = await contextOf({ ui: provider, timers });
+    const asked = ctx.ui.input("Name", "", { timeoutMs: 2 ** 40 });
+    await Promise.resolve();
+    expect(delays).toContain(2 ** 31 - 1);
+    expect(delays.every((ms) => ms <= 2 ** 31 - 1)).toBe(true);
+    expect(requests[0]?.timeoutMs).toBe(2 ** 31 - 1);
+    answer("Ada");
+    expect(await asked).toBe("Ada");
+  });
+});

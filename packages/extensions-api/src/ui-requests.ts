@@ -2,7 +2,7 @@ import { z } from "zod";
 import { checkInput } from "./check-input.js";
 import { ExtensionApiError } from "./errors.js";
 import { runAsHost } from "./extension-scope.js";
-import type { TimerSeam } from "./timeout.js";
+import { clampTimeout, type TimerSeam } from "./timeout.js";
 import {
   type CustomUIComponent,
   type ExtensionUI,
@@ -116,12 +116,14 @@ function request<T>(
   opts: UIRequestOptions = {},
   accept: (answer: unknown) => T | undefined,
 ): Promise<T | undefined> {
-  const timeoutMs =
+  // Clamped: a timer longer than 2^31 − 1 ms fires at once.
+  const timeoutMs = clampTimeout(
     checkInput(
       z.number().int().nonnegative().optional(),
       opts.timeoutMs,
       `ui.${payload.kind}: the timeoutMs`,
-    ) ?? bindings.timeoutMs;
+    ) ?? bindings.timeoutMs,
+  );
   const provider = bindings.provider();
   const signals = [...bindings.signals, opts.signal].filter(
     (signal): signal is AbortSignal => signal !== undefined,

@@ -305,7 +305,12 @@ describe("Session", () => {
     }>();
     expectTypeOf<Session["problems"]>().toEqualTypeOf<readonly LogProblem[]>();
     expectTypeOf<LogProblem["kind"]>().toEqualTypeOf<
-      "invalid_json" | "invalid_entry" | "torn_tail" | "duplicate_id"
+      | "invalid_json"
+      | "invalid_entry"
+      | "torn_tail"
+      | "duplicate_id"
+      | "missing_parent"
+      | "parent_cycle"
     >();
   });
 

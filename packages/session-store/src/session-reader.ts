@@ -28,9 +28,22 @@ export abstract class SessionReader {
     return this.tree.getHeader().id;
   }
 
-  /** Problems found in the stored lines: broken lines, a torn tail, duplicate ids. */
+  /**
+   * Problems found in the stored lines (broken lines, a torn tail, duplicate ids) and in the
+   * tree's shape when it was opened (missing parents, loops of parents).
+   */
   get problems(): readonly LogProblem[] {
-    return this.tree.problems;
+    return this.structure.length === 0
+      ? this.tree.problems
+      : [...this.tree.problems, ...this.structure];
+  }
+
+  /** The tree's shape problems as last checked (at open, and by {@link verify}). */
+  private structure: readonly LogProblem[] = [];
+
+  /** Checks the tree's shape again (missing parents, loops of parents). */
+  protected checkStructure(): void {
+    this.structure = this.tree.structureProblems();
   }
 
   /** The header: the first line of the file. */
@@ -87,11 +100,13 @@ export abstract class SessionReader {
   }
 
   /**
-   * Parses every lazily kept line and reports what is broken. Opening reads large lines
-   * from their first bytes only; this reads them whole.
+   * Parses every lazily kept line and reports what is broken, the tree's shape included
+   * (every entry stays reachable in {@link getTree}: a loop's first entry is shown as a
+   * root). Opening reads large lines from their first bytes only; this reads them whole.
    */
   verify(): readonly LogProblem[] {
     this.tree.getEntries();
+    this.checkStructure();
     return this.problems;
   }
 

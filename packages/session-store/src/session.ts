@@ -83,6 +83,7 @@ export class Session extends SessionReader {
       const tree = new SessionTree(log.header, [...log.problems, ...stored.problems]);
       for (const record of log.records) tree.add(record);
       const session = new Session(storage, tree, readOnly, options);
+      session.checkStructure();
       if (readOnly) return session;
       if (log.sourceVersion < CURRENT_SESSION_VERSION) {
         await storage.replace(session.serializeAll(), `.v${log.sourceVersion}.bak`);

@@ -17,8 +17,10 @@ describe("hostile session files", () => {
     );
     expect(session.getBranch("a").map((e) => e.id)).toEqual(["b", "a"]);
     expect(session.buildSessionContext("a").messages).toHaveLength(2);
-    // An entry that is its own parent is a root, as in pi.
-    expect(session.getTree().map((n) => n.entry.id)).toEqual(["c"]);
+    // An entry that is its own parent is a root, as in pi; the loop a ↔ b is reported and
+    // shown from its first entry, so no entry goes missing from the tree.
+    expect(session.getTree().map((n) => n.entry.id)).toEqual(["c", "a"]);
+    expect(session.problems.map((p) => p.kind)).toEqual(["parent_cycle"]);
   });
 
   it("links a child that appears before its parent", async () => {

@@ -110,6 +110,30 @@ describe("who a lock is recovered from", () => {
     expect(error).toMatchObject({ holderPid: 1, lockPath: `${path}.lock`, reason: "live" });
   });
 
+  it.skipIf(!hasProc)(
+    "a lock without a start time whose pid now belongs to a process started after it is recovered",
+    async () => {
+      const dir = await tempDir();
+      // This test's process started before now: a lock `since` an hour ago cannot be its.
+      const path = join(dir, "old-tool.jsonl");
+      await writeFile(
+        `${path}.lock`,
+        JSON.stringify({ pid: process.pid, host: hostname(), since: 1_000 }),
+      );
+      const session = await openSessionFile(path, { create: true });
+      expect(JSON.parse(await readFile(`${path}.lock`, "utf8")).startTime).toBeDefined();
+      await session.close();
+      // The same lock taken after the process started stays its holder's.
+      const held = join(dir, "held.jsonl");
+      await writeFile(
+        `${held}.lock`,
+        JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now() }),
+      );
+      const error = await openSessionFile(held, { create: true }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ reason: "live", holderPid: process.pid });
+    },
+  );
+
   it("a lock from another host is never taken over automatically; the error says how; break takes it", async () => {
     const path = join(await tempDir(), "foreign.jsonl");
     const foreign = JSON.stringify({ pid: deadPid(), host: "elsewhere.example", startTime: "1" });

@@ -76,6 +76,20 @@ describe("arbor sessions show --json and ambiguous ids", () => {
     expect(shown.stdout).toContain("answer here");
   });
 
+  it("refuses a one-character id prefix as ambiguous, even when one session matches it", async () => {
+    await writeRawSession(dirOf(project), "only.jsonl", {
+      id: "719a0000-aaaa-7000-8000-000000000009",
+      cwd: project,
+      title: "Only talk",
+    });
+    const result = await cli(["sessions", "show", "7"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"7" is too short to name a session: it is ambiguous.');
+    expect(result.stderr).toContain("at least 2 characters");
+    const two = await cli(["sessions", "show", "71"]);
+    expect(two.code).toBe(0);
+  });
+
   it("lists the candidates of an ambiguous id prefix", async () => {
     await twoDirectories();
     const result = await cli(["sessions", "show", "019a0000"]);

@@ -29,6 +29,10 @@ export const serverLimitsSchema = z.strictObject({
    * revoked through this instance ends its streams at once, one revoked elsewhere within this.
    */
   keyCheckMs: z.number().int().min(50).max(600_000).default(2_000),
+  /** Runs one session may have queued behind its running one (429 `queue_full` past it). */
+  queuedRunsPerSession: z.number().int().min(1).max(100_000).default(16),
+  /** Runs one tenant may have queued in all its sessions together (per server process). */
+  queuedRunsPerTenant: z.number().int().min(1).max(1_000_000).default(256),
   /** The interval of SSE keep-alive comments, in milliseconds. */
   keepAliveMs: z.number().int().min(100).max(600_000).default(15_000),
 });

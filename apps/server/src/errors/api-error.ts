@@ -1,7 +1,7 @@
 import { ArborError, arborErrorGuard } from "@arbor/session-store";
 
 /** The HTTP statuses the server answers errors with. */
-export type ApiErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ApiErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 500 | 503 | 507;
 
 /**
  * An error the server answers as `{ error: { code, message } }` with `status`. Every other

@@ -12,6 +12,7 @@ import {
   EntryNotFoundError,
   InvalidEntryError,
   InvalidStoreQueryError,
+  SessionIoError,
   SessionLockedError,
   SessionNotFoundError,
   SessionStoreError,
@@ -46,6 +47,13 @@ export function toApiError(error: unknown): ApiError {
   }
   if (InvalidEntryError.isInstance(error)) {
     return new ApiError(400, "invalid_request", error.message);
+  }
+  if (isDiskFull(error)) {
+    return new ApiError(
+      507,
+      "disk_full",
+      "the server's disk is full; nothing of this request was kept, try again once space is freed",
+    );
   }
   if (DatabaseUnavailableError.isInstance(error) || isConnectionError(error)) {
     return new ApiError(
@@ -83,4 +91,11 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(400, "invalid_request", "the request could not be read");
   }
   return new ApiError(500, "internal_error", "the server failed to answer; the failure was logged");
+}
+
+/** A full disk or quota, as the session store types it or as the system reported it. */
+function isDiskFull(error: unknown): boolean {
+  if (SessionIoError.isInstance(error)) return error.problem === "disk_full";
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
 }

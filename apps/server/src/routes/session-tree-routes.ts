@@ -130,6 +130,10 @@ const compact = createRoute({
   },
 });
 
+/** What the served export may do: its inline script and styles, data images, nothing else. */
+const EXPORT_CSP =
+  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 const exportHtml = createRoute({
   method: "get",
   path: "/sessions/{id}/export",
@@ -298,6 +302,10 @@ export function sessionTreeRoutes(deps: AppDeps) {
       );
       // The id passed the path schema: no quote, separator or line break can reach the header.
       c.header("Content-Disposition", `inline; filename="session-${id}.html"`);
+      // The page's own policy as a header too (a meta tag only takes effect once parsed, and
+      // cannot forbid framing), and no sniffing the page as anything but HTML.
+      c.header("Content-Security-Policy", EXPORT_CSP);
+      c.header("X-Content-Type-Options", "nosniff");
       return c.html(html, 200);
     });
 }

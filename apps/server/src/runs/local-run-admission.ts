@@ -1,4 +1,4 @@
-import { runInProgress } from "../errors/index.js";
+import { ApiError, runInProgress } from "../errors/index.js";
 import type { UiAnswer } from "../extensions/ui-answer.js";
 import type { AdmittedRun, RunAdmission, RunExecutor, RunSignal } from "./run-admission.js";
 import type { RunEventLog } from "./run-event-log.js";
@@ -14,6 +14,14 @@ export interface LocalRunAdmissionOptions {
   executor: RunExecutor;
   /** Clock seam. */
   now: () => Date;
+  /** Queued runs allowed per session and per tenant (default: no cap). */
+  queueLimits?: QueueLimits;
+}
+
+/** How many runs may wait: per session, and per tenant across its sessions. */
+export interface QueueLimits {
+  perSession: number;
+  perTenant: number;
 }
 
 /**
@@ -47,6 +55,7 @@ export class LocalRunAdmission implements RunAdmission {
     const admitted: RunRecord = busy
       ? { ...record, status: "queued" }
       : { ...record, status: "running", startedAt: record.createdAt };
+    if (busy) this.assertQueueRoom(request.sessionId, record.tenantId);
     const recorded = this.options.log.createRun(admitted);
     const run: AdmittedRun = { record: admitted, request, recorded };
     // Handed over before the record is written, so the agent opens meanwhile.
@@ -68,6 +77,33 @@ export class LocalRunAdmission implements RunAdmission {
       throw error;
     }
     return structuredClone(admitted);
+  }
+
+  /**
+   * Refuses a run that would queue past a limit.
+   * @throws ApiError 429 `queue_full`
+   */
+  private assertQueueRoom(sessionId: string, tenantId: string): void {
+    const limits = this.options.queueLimits;
+    if (!limits) return;
+    const inSession = this.queues.get(sessionId)?.length ?? 0;
+    if (inSession >= limits.perSession) {
+      throw new ApiError(
+        429,
+        "queue_full",
+        `session "${sessionId}" already has ${inSession} runs queued (limits.queuedRunsPerSession); wait for one to start`,
+      );
+    }
+    let inTenant = 0;
+    for (const queue of this.queues.values())
+      for (const run of queue) if (run.record.tenantId === tenantId) inTenant++;
+    if (inTenant >= limits.perTenant) {
+      throw new ApiError(
+        429,
+        "queue_full",
+        `this tenant already has ${inTenant} runs queued (limits.queuedRunsPerTenant); wait for some to start`,
+      );
+    }
   }
 
   /** {@inheritDoc RunAdmission.knows} */

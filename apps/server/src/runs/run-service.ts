@@ -5,6 +5,7 @@ import { ApiError } from "../errors/index.js";
 import type { ServerExtensions } from "../extensions/server-extensions.js";
 import type { UiAnswer } from "../extensions/ui-answer.js";
 import { assertSessionExists } from "./assert-session.js";
+import type { QueueLimits } from "./local-run-admission.js";
 import { LocalRunAdmission } from "./local-run-admission.js";
 import type { RunAdmission, RunSignal } from "./run-admission.js";
 import type { RunControl } from "./run-control.js";
@@ -28,6 +29,8 @@ export interface RunServiceOptions {
   now?: () => Date;
   /** The agents' extensions: each run loads its agent's, with a UI answered over HTTP. */
   extensions?: ServerExtensions;
+  /** Queued runs allowed per session and per tenant (default: no cap). */
+  queueLimits?: QueueLimits;
   /**
    * How long opening a run's session is retried while another writer holds it (a run of an
    * instance that died, whose session lease has not expired yet). Default 0: no retry.
@@ -89,7 +92,12 @@ export class RunService implements RunControl {
       });
     this.admission =
       parts?.admission ??
-      new LocalRunAdmission({ log: options.log, executor: this.execution, now: this.now });
+      new LocalRunAdmission({
+        log: options.log,
+        executor: this.execution,
+        now: this.now,
+        ...(options.queueLimits ? { queueLimits: options.queueLimits } : {}),
+      });
     this.graceMs = parts?.graceMs ?? 0;
   }
 

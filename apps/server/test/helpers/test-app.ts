@@ -84,7 +84,14 @@ export async function makeTestApp(
     },
   };
   const limits = { ...DEFAULT_LIMITS, keepAliveMs: 200, ...options.limits };
-  const runs = new RunService({ store, log, agents, models, maxPromptChars: limits.promptChars });
+  const runs = new RunService({
+    store,
+    log,
+    agents,
+    models,
+    maxPromptChars: limits.promptChars,
+    queueLimits: { perSession: limits.queuedRunsPerSession, perTenant: limits.queuedRunsPerTenant },
+  });
   const deps: AppDeps = {
     version: "1.2.3",
     store,

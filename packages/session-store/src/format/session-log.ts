@@ -30,7 +30,15 @@ export interface EntryRecord {
 
 /** Something wrong with one line of a session file; the other lines are unaffected. */
 export interface LogProblem {
-  kind: "invalid_json" | "invalid_entry" | "torn_tail" | "duplicate_id";
+  kind:
+    | "invalid_json"
+    | "invalid_entry"
+    | "torn_tail"
+    | "duplicate_id"
+    /** An entry's parent is in no line of the file; it is shown as a root. */
+    | "missing_parent"
+    /** Entries whose parents lead round in a loop; the loop's first entry is shown as a root. */
+    | "parent_cycle";
   /** 1-based line number in the file. */
   line: number;
   message: string;

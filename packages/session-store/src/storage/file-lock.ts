@@ -131,7 +131,7 @@ function judge(
     ...(record.startTime ? { startTime: record.startTime } : {}),
     ...(record.bootId ? { bootId: record.bootId } : {}),
   };
-  return holderIsRunning(holder) ? "live" : "stale";
+  return holderIsRunning(holder, record.since) ? "live" : "stale";
 }
 
 function lockedError(

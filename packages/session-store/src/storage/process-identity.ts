@@ -72,13 +72,50 @@ export function currentProcess(): ProcessIdentity {
  * boot, alive, and (where the start time is known on both sides) started at the same time.
  * A pid that now belongs to another process is not the holder.
  */
-export function holderIsRunning(holder: ProcessIdentity): boolean {
+export function holderIsRunning(holder: ProcessIdentity, since?: number): boolean {
   const boot = bootId();
   if (holder.bootId && boot && holder.bootId !== boot) return false;
   if (!isAlive(holder.pid)) return false;
   if (holder.startTime) {
     const now = processStartTime(holder.pid);
     if (now !== undefined && now !== holder.startTime) return false;
+  } else if (since !== undefined) {
+    // A lock without a start time (older versions, other tools): a process that started
+    // after the lock was taken cannot be the one that took it.
+    const started = processStartedAt(holder.pid);
+    if (started !== undefined && started > since + START_TIME_SLACK_MS) return false;
   }
   return true;
+}
+
+/**
+ * How much later than a lock's `since` a process may seem to have started and still be its
+ * holder: the boot time is known to the second and start times to the clock tick.
+ */
+const START_TIME_SLACK_MS = 2_000;
+
+/** Linux's clock ticks per second for `/proc/<pid>/stat` (USER_HZ, 100 on every Linux ABI). */
+const TICKS_PER_SECOND = 100;
+
+let bootTimeCache: number | null | undefined;
+
+/** When this machine booted (epoch ms, from `btime` of `/proc/stat`), where known. */
+function bootTimeMs(): number | undefined {
+  if (bootTimeCache === undefined) {
+    try {
+      const match = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
+      bootTimeCache = match ? Number(match[1]) * 1000 : null;
+    } catch {
+      bootTimeCache = null;
+    }
+  }
+  return bootTimeCache ?? undefined;
+}
+
+/** When a process started (epoch ms), where `/proc` tells; undefined elsewhere. */
+export function processStartedAt(pid: number): number | undefined {
+  const ticks = processStartTime(pid);
+  const boot = bootTimeMs();
+  if (ticks === undefined || boot === undefined) return undefined;
+  return boot + (Number(ticks) * 1000) / TICKS_PER_SECOND;
 }

@@ -368,29 +368,112 @@ export class SessionTree {
     };
     const roots: SessionTreeNode[] = [];
     const stack: number[] = [];
-    for (let position = 0; position < this.records.length; position++) {
-      const parentId = this.parentIds[position] ?? null;
-      const isRoot =
-        parentId === null ||
-        parentId === (this.records[position] as EntryRecord).id ||
-        !this.positions.has(parentId);
-      if (isRoot) {
-        roots.push(make(position));
-        stack.push(position);
+    const expand = () => {
+      // Iterative: sessions nest thousands of levels deep. Roots are expanded last first,
+      // as before; the order of expansion does not change the result.
+      while (stack.length > 0) {
+        const position = stack.pop() as number;
+        const treeNode = treeNodes[position] as SessionTreeNode;
+        for (const child of this.sortByTime(this.childrenOf(position))) {
+          if (treeNodes[child]) continue;
+          treeNode.children.push(make(child));
+          stack.push(child);
+        }
       }
+    };
+    for (const position of this.rootPositions()) {
+      roots.push(make(position));
+      stack.push(position);
     }
-    // Iterative: sessions nest thousands of levels deep. Roots are expanded last first,
-    // as before; the order of expansion does not change the result.
-    while (stack.length > 0) {
-      const position = stack.pop() as number;
-      const treeNode = treeNodes[position] as SessionTreeNode;
-      for (const child of this.sortByTime(this.childrenOf(position))) {
-        if (treeNodes[child]) continue;
-        treeNode.children.push(make(child));
-        stack.push(child);
-      }
+    expand();
+    // Entries no root reaches hang from a loop of parents: its first entry becomes a root.
+    for (const position of this.cycleRoots(treeNodes)) {
+      roots.push(make(position));
+      stack.push(position);
+      expand();
     }
     return roots;
+  }
+
+  /**
+   * What is wrong with the tree's shape: entries whose parent no entry has (`missing_parent`,
+   * shown as roots) and loops of parents (`parent_cycle`, whose first entry is shown as a
+   * root), one problem each. Iterative, linear in the entries.
+   */
+  structureProblems(): LogProblem[] {
+    const problems: LogProblem[] = [];
+    for (let position = 0; position < this.records.length; position++) {
+      const parentId = this.parentIds[position] ?? null;
+      const record = this.records[position] as EntryRecord;
+      if (parentId === null || parentId === record.id || this.positions.has(parentId)) continue;
+      if (this.positions.get(record.id) !== position) continue;
+      problems.push({
+        kind: "missing_parent",
+        line: record.line,
+        message: `line ${record.line}: entry "${record.id}" names the parent "${parentId}", which no entry has; it is shown as a root`,
+      });
+    }
+    const reached: boolean[] = [];
+    const stack = [...this.rootPositions()];
+    const walk = () => {
+      while (stack.length > 0) {
+        const position = stack.pop() as number;
+        if (reached[position]) continue;
+        reached[position] = true;
+        for (const child of this.childrenOf(position)) if (!reached[child]) stack.push(child);
+      }
+    };
+    walk();
+    for (const position of this.cycleRoots(reached)) {
+      const record = this.records[position] as EntryRecord;
+      problems.push({
+        kind: "parent_cycle",
+        line: record.line,
+        message: `line ${record.line}: the parents of entry "${record.id}" lead round in a loop back to it; it is shown as a root`,
+      });
+      stack.push(position);
+      walk();
+    }
+    return problems;
+  }
+
+  /** Entries that start the tree: no parent, their own parent, or a parent no entry has. */
+  private *rootPositions(): Generator<number> {
+    for (let position = 0; position < this.records.length; position++) {
+      const parentId = this.parentIds[position] ?? null;
+      if (
+        parentId === null ||
+        parentId === (this.records[position] as EntryRecord).id ||
+        !this.positions.has(parentId)
+      )
+        yield position;
+    }
+  }
+
+  /**
+   * For each loop of parents not reached yet, in file order, the loop entry that comes first
+   * in the file. `reached` is read as the caller marks what each yielded root reaches.
+   */
+  private *cycleRoots(reached: readonly unknown[]): Generator<number> {
+    const onPath = new Set<number>();
+    for (let start = 0; start < this.records.length; start++) {
+      if (reached[start]) continue;
+      // Walk up from an unreached entry: its ancestors never meet a root, so they loop.
+      onPath.clear();
+      let position: number | undefined = start;
+      while (position !== undefined && !onPath.has(position) && !reached[position]) {
+        onPath.add(position);
+        position = this.parentPosition(position);
+      }
+      if (position === undefined || reached[position]) continue;
+      // `position` is on the loop: its first entry in the file is the root.
+      let first = position;
+      for (let p = this.parentPosition(position); p !== undefined && p !== position; ) {
+        if (p < first) first = p;
+        p = this.parentPosition(p);
+      }
+      yield first;
+    }
   }
 
   /**
