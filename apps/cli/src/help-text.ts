@@ -15,7 +15,7 @@ Usage
   arbor demo                      an offline session against a built-in fake server
   arbor rewind [entry]            bring the conversation and/or the files back to an entry
   arbor checkpoints [session]     the checkpoints of a session and the files each changed
-  arbor fork --worktree <dir>     fork a session with the files of an entry in a git worktree
+  arbor fork [--worktree dir]     fork a session, the files of an entry in a git worktree
   arbor acp                       serve the Agent Client Protocol on stdio (editors)
   arbor help <command>            help for one command
 

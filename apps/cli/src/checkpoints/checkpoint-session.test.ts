@@ -250,6 +250,24 @@ describe("rewind through the host", () => {
       /without workspace checkpoints/,
     );
     await expect(host.rewind("nope", { to: "conversation" })).rejects.toThrow(/not an entry/);
+    // Both, with checkpoints that know nothing of the entry: the conversation alone moves.
+    const opened = await openCheckpointStore({ workspace, home: join(base, "home") });
+    if (!opened.available) throw new Error(opened.reason);
+    const withCheckpoints = await AgentHost.open({
+      store: new FileSessionStore({ root: join(base, "sessions-2") }),
+      create: { cwd: workspace },
+      agent: defineAgent({ name: "coder", models: ["scripted/scripted"] }),
+      models: () => new ScriptedModel({ responses: ["hi"] }),
+      checkpoints: sessionCheckpoints({ store: opened }),
+    });
+    await withCheckpoints.prompt("hi").result;
+    const both = await withCheckpoints.rewind(null, { to: "both" });
+    expect(both.code).toBeUndefined();
+    expect(withCheckpoints.session.getLeafId()).toBeNull();
+    await expect(withCheckpoints.rewind(null, { to: "code" })).rejects.toMatchObject({
+      code: "no_checkpoint",
+    });
+    await withCheckpoints.close();
     expect(host.checkpoints()).toEqual([]);
     await host.close();
   });

@@ -25,6 +25,9 @@ export function rewindLines(rewind: HostRewind, command = "arbor rewind"): strin
       );
     }
   }
+  if (!code && rewind.to === "both") {
+    lines.push("no checkpoint knows the files there (no tool changed them); they stay as they are");
+  }
   if (rewind.navigation) lines.push(`moved to ${rewind.navigation.newLeafId ?? "(the start)"}`);
   else if (rewind.dryRun && rewind.to !== "code")
     lines.push(`would move to ${rewind.entryId ?? "(the start)"}`);

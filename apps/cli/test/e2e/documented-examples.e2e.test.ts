@@ -56,6 +56,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/import/, "needs another tool's session files: commands.e2e"],
   [/--agent/, "needs an agent file: run-agent tests"],
   [/^arbor acp\b/, "serves ACP until the editor closes stdin: test/acp"],
+  [/^arbor (rewind|fork)\b/, "moves the session's leaf or needs an entry: checkpoints.e2e"],
   [/sessions delete <id>( \[--yes\])?$/, "asks on a terminal: sessions-list-delete tests"],
   [/^arbor sessions <command>$|^arbor help <command>$|--format f$/, "placeholders for a word"],
 ];

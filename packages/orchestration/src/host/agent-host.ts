@@ -391,7 +391,8 @@ export class AgentHost {
    * tree and nothing is lost: redo is a rewind to the entry left. A code-only rewind adds a
    * `rewind` checkpoint at the leaf. With `dryRun` nothing changes; the result says what would.
    * @throws InvalidHostOptionsError for an unknown entry, or code without `checkpoints`
-   * @throws CheckpointError (`@arbor/workspace`) when no checkpoint knows the entry's files,
+   * @throws CheckpointError (`@arbor/workspace`) when no checkpoint knows the entry's files
+   *   (for `code`; `both` then moves the conversation alone, and the result has no `code`),
    *   or a restore stopped (the files are put back as they were)
    * @throws AgentBusyError (turn-runner) while a prompt or another change runs
    */
@@ -403,7 +404,12 @@ export class AgentHost {
       if (entryId !== null && session.getEntry(entryId) === undefined) {
         throw new InvalidHostOptionsError("entryId", `${entryId} is not an entry of the session`);
       }
-      const checkpoints = to === "conversation" ? undefined : this.requireCheckpoints();
+      let checkpoints = to === "conversation" ? undefined : this.requireCheckpoints();
+      // Both, where no checkpoint knows the files (no writing tool ever ran there): the
+      // files were never changed by the agent, so the conversation alone moves.
+      if (to === "both" && checkpoints?.stateAt(session, entryId) === undefined) {
+        checkpoints = undefined;
+      }
       const code = await checkpoints?.restoreTo(session, entryId, {
         dryRun,
         markLeaf: to === "code",
