@@ -1,4 +1,8 @@
-import { isArborEntry, TTSR_INTERRUPT_CUSTOM_TYPE } from "@arbor/session-store";
+import {
+  CHECKPOINT_CUSTOM_TYPE,
+  isArborEntry,
+  TTSR_INTERRUPT_CUSTOM_TYPE,
+} from "@arbor/session-store";
 import {
   type RenderCustomMessage,
   type RenderedCustomMessage,
@@ -48,6 +52,8 @@ export interface PageData {
   totals: UsageTotals;
   /** Child-session cards, ancestry links, system prompts and embedded child sessions. */
   orchestration: OrchestrationView;
+  /** Ids of the workspace checkpoint entries whose data reads as one (`arbor.checkpoint`). */
+  checkpoints: string[];
   /** `custom_message` entries an app's renderer (an extension's) gave text or HTML for, by id. */
   rendered: Record<string, RenderedCustomMessage>;
   generatedAt: string;
@@ -297,6 +303,9 @@ export function buildPageData(
     models,
     totals,
     orchestration: view,
+    checkpoints: entries
+      .filter((entry) => isArborEntry(entry, CHECKPOINT_CUSTOM_TYPE))
+      .map((entry) => entry.id),
     rendered: renderCustomMessage ? renderCustomMessages(entries, renderCustomMessage) : {},
     generatedAt: now().toISOString(),
   };

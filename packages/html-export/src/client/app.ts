@@ -1,6 +1,6 @@
 import "./styles.css";
 import type { PageData } from "../page-data.js";
-import { isCheckpointEntry } from "./checkpoint-entry.js";
+import { isCheckpointEntry, knowCheckpoints } from "./checkpoint-entry.js";
 import { el, formatTime } from "./dom.js";
 import { isToolOnlyAssistant, kindOf, messageOf, searchTextOf } from "./entry-text.js";
 import { isOrchestrationEntry, orchestrationSearchText } from "./orchestration-entry.js";
@@ -30,6 +30,7 @@ performance.mark("arbor-start");
 const source = document.getElementById("arbor-session");
 const data = JSON.parse(source?.textContent ?? "null") as PageData;
 performance.mark("arbor-parsed");
+knowCheckpoints(data.checkpoints ?? []);
 const entries = data.entries as Json[];
 const indexById = new Map<string, number>();
 entries.forEach((entry, index) => {

@@ -2,8 +2,13 @@ import { el } from "./dom.js";
 
 type Json = Record<string, unknown>;
 
-/** The custom type of a workspace checkpoint entry (`@arbor/workspace`). */
-const CHECKPOINT_TYPE = "arbor.checkpoint";
+/** The checkpoint entries of the page (the export found and checked them: `PageData.checkpoints`). */
+const checkpointIds = new Set<string>();
+
+/** Tells the page which entries are workspace checkpoints; called once, before rendering. */
+export function knowCheckpoints(ids: readonly string[]): void {
+  for (const id of ids) checkpointIds.add(id);
+}
 /** The most paths one card lists; the rest are counted. */
 const MAX_SHOWN_PATHS = 200;
 
@@ -25,7 +30,7 @@ function pathsOf(value: unknown): string[] {
 
 /** The checkpoint data of an entry, or undefined when it is no checkpoint entry. */
 function checkpointOf(entry: Json): Json | undefined {
-  if (entry.type !== "custom" || entry.customType !== CHECKPOINT_TYPE) return undefined;
+  if (entry.type !== "custom" || !checkpointIds.has(entry.id as string)) return undefined;
   const data = entry.data;
   return data !== null && typeof data === "object" && !Array.isArray(data)
     ? (data as Json)
