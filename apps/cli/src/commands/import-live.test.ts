@@ -63,6 +63,6 @@ describe("arbor import of a session still being written", () => {
     await utimes(file, hourAgo, hourAgo);
     const done = await runCli(["import", file], { cwd: project, env });
     expect(done.stdout).not.toContain("held back");
-    expect(done.stdout).toContain("1 sessions (0 new, 1 updated");
+    expect(done.stdout).toContain("1 session (0 new, 1 updated");
   });
 });

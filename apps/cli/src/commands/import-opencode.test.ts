@@ -82,7 +82,7 @@ describe("arbor import of opencode's database", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/opencode\s+opencode-ses_1\s+created\s+5\s+0\s/);
-    expect(result.stdout).toContain("1 sessions (1 new");
+    expect(result.stdout).toContain("1 session (1 new");
 
     const exported = await runCli(["export", "opencode-ses_1", "--format", "md"], {
       cwd: project,
@@ -94,7 +94,7 @@ describe("arbor import of opencode's database", () => {
     await opencodeDatabase(file);
     const again = await runCli(["import", file], { cwd: project, env });
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("1 sessions (0 new, 0 updated, 1 unchanged");
+    expect(again.stdout).toContain("1 session (0 new, 0 updated, 1 unchanged");
   });
 
   it("follows XDG_DATA_HOME as opencode does", async () => {
@@ -104,7 +104,7 @@ describe("arbor import of opencode's database", () => {
       env: { ...env, XDG_DATA_HOME: join(root, "data") },
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("1 sessions (1 new");
+    expect(result.stdout).toContain("1 session (1 new");
   });
 
   it("names a database that is not opencode's and why", async () => {
