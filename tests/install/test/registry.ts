@@ -46,14 +46,21 @@ export async function run(
     const { stdout, stderr } = await exec(file, [...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      timeout: options.timeoutMs ?? 240_000,
+      timeout: options.timeoutMs ?? 540_000,
       maxBuffer: 64 * 1024 * 1024,
     });
     return { stdout, stderr };
   } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string };
+    const failed = error as {
+      stdout?: string;
+      stderr?: string;
+      message: string;
+      signal?: string | null;
+      killed?: boolean;
+    };
+    const how = failed.killed ? ` (killed by ${failed.signal ?? "a signal"}: out of time?)` : "";
     throw new Error(
-      `${file} ${args.join(" ")} failed in ${options.cwd}: ${failed.message}\n${failed.stdout ?? ""}\n${failed.stderr ?? ""}`,
+      `${file} ${args.join(" ")} failed in ${options.cwd}${how}: ${failed.message}\n${failed.stdout ?? ""}\n${failed.stderr ?? ""}`,
     );
   }
 }
@@ -192,6 +199,8 @@ export async function newProject(registry: LocalRegistry, name: string): Promise
     npm_config_update_notifier: "false",
     npm_config_fund: "false",
     npm_config_audit: "false",
+    // Third-party packages come from the cache when it has them, as a user's second install does.
+    npm_config_prefer_offline: "true",
   });
   return { dir, home, env };
 }

@@ -153,7 +153,8 @@ describe("arbor --agent in a real terminal", () => {
 
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Esc close");
+    // The tree's key hints show once it listens; their start never wraps on a narrow screen.
+    await terminal.waitFor("↑↓ move");
     terminal.type("routed");
     const tree = await terminal.waitFor("search: routed");
     expect(tree).toMatch(/child: ↪ routed to front-desk:tech ✓ succeeded/);
@@ -194,7 +195,8 @@ describe("arbor --agent in a real terminal", () => {
     expect(resumed).toContain("agent front-desk.md");
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Esc close");
+    // The tree's key hints show once it listens; their start never wraps on a narrow screen.
+    await terminal.waitFor("↑↓ move");
     terminal.type("routed");
     await terminal.waitFor(
       (s) => s.includes("search: routed") && s.includes("[session file missing]"),
@@ -247,7 +249,8 @@ describe("arbor --agent in a real terminal", () => {
     expect(screen).toContain("2 child run(s) of an agent file stopped with arbor");
     terminal.type("/tree");
     terminal.press("Enter");
-    await terminal.waitFor("Esc close");
+    // The tree's key hints show once it listens; their start never wraps on a narrow screen.
+    await terminal.waitFor("↑↓ move");
     terminal.type("routed");
     await terminal.waitFor("search: routed");
     terminal.press("Enter");
