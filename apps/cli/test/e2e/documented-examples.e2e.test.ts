@@ -50,7 +50,10 @@ const NOT_RUN: [RegExp, string][] = [
     "interactive: tested in tmux (interactive, session-picker)",
   ],
   [/^pnpm |^export /, "setup steps of the shell, not arbor"],
-  [/^npm install -g @arbor\/cli$/, "installs from the registry: tests/install publishes and installs it"],
+  [
+    /^npm install -g @arbor\/cli$/,
+    "installs from the registry: tests/install publishes and installs it",
+  ],
   [/…/, "an elided path"],
   [/^arbor\.approval$/, "a session entry's name, not a command"],
   [/^arbor -c -p$/, "needs a killed session: signals.e2e"],
