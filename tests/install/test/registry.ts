@@ -173,8 +173,15 @@ export interface Project {
   env: NodeJS.ProcessEnv;
 }
 
+/** The machine's global npm config file (a CA file, a proxy), as npm finds it before any change. */
+let machineGlobalConfig: Promise<string> | undefined;
+
 /** Makes an empty project (a package.json and an .npmrc pointing `@arbor` at the registry). */
 export async function newProject(registry: LocalRegistry, name: string): Promise<Project> {
+  machineGlobalConfig ??= run("npm", ["config", "get", "globalconfig"], { cwd: tmpdir() }).then(
+    ({ stdout }) => stdout.trim(),
+  );
+  const globalConfig = await machineGlobalConfig;
   const dir = await mkdtemp(join(tmpdir(), `arbor-install-${name}-`));
   const home = join(dir, ".home");
   await writeFile(
@@ -201,6 +208,9 @@ export async function newProject(registry: LocalRegistry, name: string): Promise
     npm_config_audit: "false",
     // Third-party packages come from the cache when it has them, as a user's second install does.
     npm_config_prefer_offline: "true",
+    // The machine's own settings (its CA file, a proxy) hold, also for `--global --prefix`,
+    // which would otherwise look for the global config under the new prefix.
+    npm_config_globalconfig: globalConfig,
   });
   return { dir, home, env };
 }
