@@ -175,13 +175,19 @@ export interface Project {
 
 /** The machine's global npm config file (a CA file, a proxy), as npm finds it before any change. */
 let machineGlobalConfig: Promise<string> | undefined;
+/** The machine's CA file for the registry, if npm is configured with one. */
+let machineCaFile: Promise<string> | undefined;
 
 /** Makes an empty project (a package.json and an .npmrc pointing `@arbor` at the registry). */
 export async function newProject(registry: LocalRegistry, name: string): Promise<Project> {
   machineGlobalConfig ??= run("npm", ["config", "get", "globalconfig"], { cwd: tmpdir() }).then(
     ({ stdout }) => stdout.trim(),
   );
+  machineCaFile ??= run("npm", ["config", "get", "cafile"], { cwd: tmpdir() }).then(({ stdout }) =>
+    stdout.trim(),
+  );
   const globalConfig = await machineGlobalConfig;
+  const caFile = await machineCaFile;
   const dir = await mkdtemp(join(tmpdir(), `arbor-install-${name}-`));
   const home = join(dir, ".home");
   await writeFile(
@@ -212,5 +218,6 @@ export async function newProject(registry: LocalRegistry, name: string): Promise
     // which would otherwise look for the global config under the new prefix.
     npm_config_globalconfig: globalConfig,
   });
+  if (caFile && caFile !== "null" && caFile !== "undefined") env.npm_config_cafile = caFile;
   return { dir, home, env };
 }
