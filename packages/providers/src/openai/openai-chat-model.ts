@@ -1,16 +1,16 @@
-import OpenAI from "openai";
-import { ActivityFetch } from "../adapter/activity-fetch.js";
+import type OpenAI from "openai";
+import type { ActivityFetch } from "../adapter/activity-fetch.js";
 import { BlockBuilder } from "../adapter/block-builder.js";
 import { classifyProviderError } from "../adapter/classify-error.js";
 import { ErrorBodyResponse, isErrorBody } from "../adapter/error-body.js";
 import { resolveModelInfo } from "../adapter/model-info.js";
 import { StreamGuard } from "../adapter/stream-guard.js";
 import { ModelConfigError } from "../errors.js";
-import { adapterSecrets } from "../secrets/adapter-secrets.js";
 import type { ModelInfo } from "../spec/catalogue.js";
 import type { ModelEvent, StopReason, Usage } from "../spec/events.js";
 import type { Model } from "../spec/model.js";
 import type { ModelRequest } from "../spec/request.js";
+import { openAIConnection } from "./openai-client.js";
 import {
   applyPreset,
   OPENAI_COMPATIBLE_PRESETS,
@@ -84,24 +84,10 @@ export function createOpenAIChatModel(input: OpenAIChatModelOptions): Model {
       }
     : input;
   const info = resolveModelInfo(options.model, "openai-chat", "openai");
-  if (options.client === undefined && options.apiKey === undefined) {
-    throw new ModelConfigError(
-      `createOpenAIChatModel(${info.id}) needs an apiKey or a client; pass one explicitly (Arbor never reads the environment)`,
-    );
-  }
-  const secrets = adapterSecrets(`createOpenAIChatModel(${info.id})`, options);
-  // A client Arbor builds reports raw bytes to the idle timer; a caller's client reports events only.
-  const activity = options.client === undefined ? new ActivityFetch(options.fetch) : undefined;
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? null,
-      maxRetries: 0,
-      logLevel: "off",
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
-      ...(activity ? { fetch: activity.fetch } : {}),
-    });
+  const { client, activity, secrets } = openAIConnection(
+    `createOpenAIChatModel(${info.id})`,
+    options,
+  );
   return openAIChatModelOver(client, activity, info, options, secrets, rules);
 }
 

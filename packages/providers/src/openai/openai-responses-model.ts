@@ -1,5 +1,5 @@
-import OpenAI from "openai";
-import { ActivityFetch } from "../adapter/activity-fetch.js";
+import type OpenAI from "openai";
+import type { ActivityFetch } from "../adapter/activity-fetch.js";
 import { BlockBuilder } from "../adapter/block-builder.js";
 import { classifyProviderError } from "../adapter/classify-error.js";
 import { resolveModelInfo } from "../adapter/model-info.js";
@@ -7,13 +7,12 @@ import { encodeResponsesReasoning } from "../adapter/responses-reasoning.js";
 import { retryAfterFromText } from "../adapter/retry-after.js";
 import { StreamGuard } from "../adapter/stream-guard.js";
 import { classifyFailure } from "../error-kind.js";
-import { ModelConfigError } from "../errors.js";
-import { adapterSecrets } from "../secrets/adapter-secrets.js";
 import { redactSecrets } from "../secrets/redact-secrets.js";
 import type { ModelInfo } from "../spec/catalogue.js";
 import type { ModelErrorEvent, ModelEvent, StopReason, Usage } from "../spec/events.js";
 import type { Model } from "../spec/model.js";
 import type { ModelRequest } from "../spec/request.js";
+import { openAIConnection } from "./openai-client.js";
 import { type ResponsesRequestSettings, toResponsesRequest } from "./openai-responses-request.js";
 
 type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
@@ -71,23 +70,10 @@ export const RESPONSES_CHAIN_LIMIT = 256;
  */
 export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions): Model {
   const info = resolveModelInfo(options.model, "openai-responses", "openai");
-  if (options.client === undefined && options.apiKey === undefined) {
-    throw new ModelConfigError(
-      `createOpenAIResponsesModel(${info.id}) needs an apiKey or a client; pass one explicitly (Arbor never reads the environment)`,
-    );
-  }
-  const secrets = adapterSecrets(`createOpenAIResponsesModel(${info.id})`, options);
-  const activity = options.client === undefined ? new ActivityFetch(options.fetch) : undefined;
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? null,
-      maxRetries: 0,
-      logLevel: "off",
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
-      ...(activity ? { fetch: activity.fetch } : {}),
-    });
+  const { client, activity, secrets } = openAIConnection(
+    `createOpenAIResponsesModel(${info.id})`,
+    options,
+  );
   return openAIResponsesModelOver(client, activity, info, options, secrets);
 }
 
